@@ -1,0 +1,58 @@
+# The two commands a newcomer needs:  make book   and   make test
+# Everything they need is installed into .venv/ and node_modules/ from pinned files.
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+BIN    := $(VENV)/bin
+export BOOK_WIDGETS := static
+export PYDEVD_DISABLE_FILE_VALIDATION := 1
+
+.PHONY: book test install assets chromium execute unit notebooks nbval site clean freeze
+
+install: $(VENV)/.installed node_modules/.installed
+
+$(VENV)/.installed: requirements.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(BIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	touch $@
+
+assets: site-assets/.built
+site-assets/.built: node_modules/.installed $(VENV)/.installed tools/site_assets.py
+	$(BIN)/python tools/site_assets.py
+	touch $@
+
+## make book: build the site, executing only notebooks whose code changed (jupyter-cache).
+book: install assets
+	$(BIN)/jupyter-book build . -W --keep-going
+	@echo
+	@echo "The site is in _build/html. Open _build/html/index.html, or serve it:"
+	@echo "    $(BIN)/python -m http.server --directory _build/html 8000"
+
+## make execute NB=notebooks/part1/08-attention.ipynb: re-run a notebook in place, top to bottom.
+execute: install
+	$(BIN)/python tools/execute.py $(NB)
+
+## Headless Chromium for the site tests (Debian's package).
+chromium:
+	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+## make test: every test. Unit tests, the stored notebooks, nbval (strict), then the built site.
+test: install assets chromium
+	$(BIN)/python -m pytest -q tests/test_book.py tests/test_notebooks.py
+	$(BIN)/python -m pytest -q --nbval notebooks -n 2 --dist loadfile \
+	    --nbval-sanitize-with tests/nbval-sanitize.cfg
+	$(BIN)/python tools/ci_config.py _build/test-config.yml
+	$(BIN)/jupyter-book build . -W --keep-going --config _build/test-config.yml --path-output _build/test
+	$(BIN)/python -m pytest -q tests/test_site.py
+
+freeze:
+	$(BIN)/pip freeze --exclude-editable | grep -v '^-e' > /tmp/req.txt
+	{ sed -n '1,2p' requirements.txt; cat /tmp/req.txt; echo '-e .'; } > requirements.txt.new && mv requirements.txt.new requirements.txt
+
+clean:
+	rm -rf _build site-assets

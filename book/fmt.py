@@ -1,0 +1,60 @@
+"""Number formatting: printed at the precision the text claims.
+
+Float noise (a difference that is zero in exact arithmetic) is printed as a
+bound, never as raw digits that change with the BLAS or the numpy version.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+
+__all__ = ["bound", "fixed"]
+
+_FLOORS = {10.0 ** -k for k in range(1, 31)}
+
+
+def _real(name: str, x) -> float:
+    if isinstance(x, bool) or not isinstance(x, numbers.Real):
+        try:
+            import numpy as np
+
+            if isinstance(x, np.ndarray) and x.ndim == 0:
+                x = x.item()
+            elif isinstance(x, np.generic):
+                x = x.item()
+        except ImportError:  # pragma: no cover
+            pass
+    if isinstance(x, bool) or not isinstance(x, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {x!r}")
+    x = float(x)
+    if math.isnan(x):
+        raise ValueError(f"{name} is NaN; a NaN has no bound")
+    return x
+
+
+def bound(x, floor: float = 1e-15) -> str:
+    """The size of a value that should be zero, as a bound: ``'< 1e-15'``.
+
+    `floor` must be a power of ten (``1e-12``, ``1e-15``...). If ``|x|`` is not
+    below it, `bound` raises: noise that large is a result, not noise.
+    """
+    x = _real("bound: x", x)
+    floor = _real("bound: floor", floor)
+    if not any(math.isclose(floor, f, rel_tol=1e-9) for f in _FLOORS):
+        raise ValueError(f"bound: floor must be a power of ten such as 1e-15, got {floor!r}")
+    if not abs(x) < floor:
+        raise ValueError(f"bound: |x| = {abs(x)!r} is not below the floor {floor:g}; it is not noise")
+    return f"< {floor:.0e}".replace("e-0", "e-")
+
+
+def fixed(x, digits: int = 3) -> str:
+    """`x` with `digits` decimals, and ``-0.000`` printed as ``0.000``."""
+    x = _real("fixed: x", x)
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 15:
+        raise ValueError(f"fixed: digits must be an int in 0..15, got {digits!r}")
+    if math.isinf(x):
+        raise ValueError(f"fixed: x is infinite ({x!r})")
+    s = f"{x:.{digits}f}"
+    if s.startswith("-") and float(s) == 0.0:
+        s = s[1:]
+    return s

@@ -1,0 +1,120 @@
+"""A small Sphinx extension: pages generated from the book's own data.
+
+- ``glossary.md`` gets one sorted glossary built from ``glossary.yml``.
+- ``errata.md`` gets the table of source claims the book corrects, from ``errata.yml``.
+- ``claims.md`` gets every ``ok`` line the notebooks printed, with a link to its page.
+
+Each page holds a marker such as ``<!-- generated: glossary -->`` where the text goes.
+Keeping the data in YAML lets every chapter add its entries without editing a page.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+
+GENERATED = ("glossary", "errata", "claims")
+
+
+def _root(app) -> Path:
+    return Path(app.srcdir)
+
+
+def load_yaml_list(path: Path, required: tuple[str, ...]) -> list[dict]:
+    if not path.exists():
+        return []
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    if not isinstance(data, list):
+        raise ValueError(f"{path.name}: expected a list of entries, got {type(data).__name__}")
+    for i, entry in enumerate(data):
+        missing = [k for k in required if not isinstance(entry, dict) or not str(entry.get(k, "")).strip()]
+        if missing:
+            raise ValueError(f"{path.name}: entry {i} ({entry!r}) lacks {', '.join(missing)}")
+    return data
+
+
+def glossary_text(root: Path) -> str:
+    entries = load_yaml_list(root / "glossary.yml", ("term", "definition", "where"))
+    seen = {}
+    for e in entries:
+        key = e["term"].strip().lower()
+        if key in seen:
+            raise ValueError(f"glossary.yml: term {e['term']!r} is defined twice")
+        seen[key] = e
+    lines = [":::{glossary}", ":sorted:", ""]
+    for e in entries:
+        definition = " ".join(str(e["definition"]).split())
+        lines += [e["term"].strip(), f"  {definition} See {{doc}}`/{e['where'].strip().lstrip('/')}`.", ""]
+    lines.append(":::")
+    return "\n".join(lines)
+
+
+def errata_text(root: Path) -> str:
+    entries = load_yaml_list(root / "errata.yml", ("source", "claim", "measured", "where"))
+    if not entries:
+        return "No entries yet."
+    rows = [":::{list-table}", ":header-rows: 1", ":widths: 30 12 38 20", "",
+            "* - The source says", "  - Source", "  - The book measures", "  - Where"]
+    for e in entries:
+        rows += [f"* - {' '.join(str(e['claim']).split())}", f"  - {e['source']}",
+                 f"  - {' '.join(str(e['measured']).split())}",
+                 f"  - {{doc}}`/{e['where'].strip().lstrip('/')}`"]
+    rows.append(":::")
+    return "\n".join(rows)
+
+
+def toc_notebooks(root: Path) -> list[str]:
+    toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
+    out = []
+    for part in toc.get("parts", []):
+        for ch in part.get("chapters", []):
+            f = ch.get("file", "")
+            if (root / f"{f}.ipynb").exists():
+                out.append(f)
+    return out
+
+
+def ok_lines(nb_path: Path) -> list[str]:
+    nb = json.loads(nb_path.read_text(encoding="utf-8"))
+    found = []
+    for cell in nb.get("cells", []):
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "stream" and out.get("name") == "stdout":
+                text = "".join(out.get("text", ""))
+                found += [ln[3:].strip() for ln in text.splitlines() if ln.startswith("ok ")]
+    return found
+
+
+def claims_text(root: Path) -> str:
+    parts, total = [], 0
+    for doc in toc_notebooks(root):
+        claims = ok_lines(root / f"{doc}.ipynb")
+        if not claims:
+            continue
+        total += len(claims)
+        parts.append(f"### {{doc}}`/{doc}`\n")
+        parts += [f"- `ok` {c.replace('`', '')}" for c in claims]
+        parts.append("")
+    head = f"The notebooks check {total} claims as they run. Each line below was printed by a check that passed.\n"
+    return head + "\n" + "\n".join(parts)
+
+
+def _source_read(app, docname, source):
+    if docname not in GENERATED:
+        return
+    marker = f"<!-- generated: {docname} -->"
+    if marker not in source[0]:
+        return
+    make = {"glossary": glossary_text, "errata": errata_text, "claims": claims_text}[docname]
+    source[0] = source[0].replace(marker, make(_root(app)))
+
+
+def _always_outdated(app, env, added, changed, removed):
+    return [d for d in GENERATED if d in env.found_docs]
+
+
+def setup(app):
+    app.connect("source-read", _source_read)
+    app.connect("env-get-outdated", _always_outdated)
+    return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}

@@ -1,0 +1,53 @@
+"""Execute notebooks in place, top to bottom in a fresh kernel, as the book stores them.
+
+    python tools/execute.py notebooks/part1/08-attention.ipynb [more.ipynb ...]
+
+Sliders render their static form (BOOK_WIDGETS=static), as in the built site and
+under nbval, so the stored outputs are the ones the tests compare against.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+KERNEL = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+
+
+def execute(path: Path, timeout: int = 300) -> float:
+    os.environ["BOOK_WIDGETS"] = "static"
+    nb = nbformat.read(path, as_version=4)
+    nb.metadata["kernelspec"] = KERNEL
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+            cell.metadata.pop("execution", None)
+    t0 = time.perf_counter()
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
+                            resources={"metadata": {"path": str(path.parent)}})
+    client.execute()
+    took = time.perf_counter() - t0
+    nb.metadata.pop("widgets", None)
+    nbformat.write(nb, path)
+    return took
+
+
+def main(argv: list[str]) -> int:
+    if not argv:
+        print(__doc__)
+        return 2
+    for arg in argv:
+        path = Path(arg)
+        if path.suffix != ".ipynb" or not path.exists():
+            print(f"execute: {arg!r} is not a notebook file")
+            return 2
+        print(f"{path}: {execute(path):.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

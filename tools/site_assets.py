@@ -1,0 +1,110 @@
+"""Lay out what the site serves itself, from the pinned npm packages.
+
+    python tools/site_assets.py            # writes site-assets/
+
+- MathJax 3 (the CommonHTML build, its woff2 fonts and the TeX extensions it
+  loads on demand), so math renders with the network off.
+- IBM Plex Sans in four faces and IBM Plex Mono in one, cut down with fontTools
+  to the Latin characters the book uses, so the faces stay near 60 KB together.
+- fonts.css and book.css, listed by name in _config.yml.
+Nothing here is fetched at build time: npm installed the packages beforehand.
+"""
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+from fontTools import subset
+
+ROOT = Path(__file__).resolve().parents[1]
+NODE = ROOT / "node_modules"
+OUT = ROOT / "site-assets"
+
+# Basic Latin, Latin-1, dashes and quotes, bullets, arrows, and the math signs prose uses.
+LATIN = ("U+0020-007E,U+00A0-00FF,U+0131,U+0152-0153,U+02C6,U+02DA,U+02DC,U+2013-2014,"
+         "U+2018-201E,U+2020-2022,U+2026,U+2030,U+2032-2033,U+2039-203A,U+2190-2193,"
+         "U+2212,U+2215,U+221A,U+221E,U+2248,U+2260,U+2264-2265,U+00D7,U+00F7,U+2192,U+2026")
+
+FACES = [  # (css family, package, file stem, weight, style)
+    ("IBM Plex Sans", "ibm-plex-sans", "ibm-plex-sans-latin-400-normal", 400, "normal"),
+    ("IBM Plex Sans", "ibm-plex-sans", "ibm-plex-sans-latin-400-italic", 400, "italic"),
+    ("IBM Plex Sans", "ibm-plex-sans", "ibm-plex-sans-latin-700-normal", 700, "normal"),
+    ("IBM Plex Sans", "ibm-plex-sans", "ibm-plex-sans-latin-700-italic", 700, "italic"),
+    ("IBM Plex Mono", "ibm-plex-mono", "ibm-plex-mono-latin-400-normal", 400, "normal"),
+]
+
+BOOK_CSS = """\
+/* The book's own styles. */
+.book-slider { margin: 0.5em 0 1em; }
+.book-slider-controls { display: flex; flex-wrap: wrap; gap: 0.4em 1.2em; margin-bottom: 0.3em;
+  font-variant-numeric: tabular-nums; }
+.book-slider input[type=range] { width: 14em; accent-color: #0072B2; }
+.book-slider output { display: inline-block; min-width: 3.5em; font-weight: 700; }
+.book-slider input[type=range]:focus-visible { outline: 3px solid #E69F00; outline-offset: 2px; }
+img.book-figure { display: block; margin: 0.3em 0; }
+"""
+
+
+def _copy(src: Path, dst: Path) -> None:
+    if not src.exists():
+        sys.exit(f"site_assets: {src} is missing; run `npm ci --ignore-scripts` first")
+    if src.is_dir():
+        shutil.copytree(src, dst, dirs_exist_ok=True)
+    else:
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, dst)
+
+
+def mathjax() -> None:
+    es5 = NODE / "mathjax" / "es5"
+    for rel in ("tex-chtml.js", "output/chtml/fonts/woff-v2", "input/tex/extensions", "ui/menu.js",
+                "a11y"):
+        _copy(es5 / rel, OUT / "mathjax" / rel)
+
+
+def subset_font(src: Path, dst: Path, unicodes: str) -> int:
+    opts = subset.Options()
+    opts.flavor = "woff2"
+    opts.layout_features = ["kern", "liga", "tnum", "lnum"]
+    opts.name_IDs = [1, 2, 4, 6]
+    opts.hinting = False
+    opts.desubroutinize = True
+    font = subset.load_font(str(src), opts)
+    sub = subset.Subsetter(opts)
+    sub.populate(unicodes=subset.parse_unicodes(unicodes))
+    sub.subset(font)
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    subset.save_font(font, str(dst), opts)
+    return dst.stat().st_size
+
+
+def fonts() -> list[str]:
+    css = []
+    for family, pkg, stem, weight, style in FACES:
+        src = NODE / "@fontsource" / pkg / "files" / f"{stem}.woff2"
+        if not src.exists():
+            sys.exit(f"site_assets: {src} is missing; run `npm ci --ignore-scripts` first")
+        subset_font(src, OUT / "fonts" / f"{stem}.woff2", LATIN)
+        css.append(f"@font-face {{ font-family: '{family}'; font-style: {style}; font-weight: {weight};\n"
+                   f"  font-display: swap; src: url('fonts/{stem}.woff2') format('woff2'); }}")
+    css.append(""":root {
+  --pst-font-family-base: 'IBM Plex Sans', system-ui, sans-serif;
+  --pst-font-family-heading: 'IBM Plex Sans', system-ui, sans-serif;
+  --pst-font-family-monospace: 'IBM Plex Mono', ui-monospace, monospace;
+}""")
+    return css
+
+
+def main() -> None:
+    OUT.mkdir(exist_ok=True)
+    mathjax()
+    (OUT / "fonts.css").write_text("\n".join(fonts()) + "\n", encoding="utf-8")
+    (OUT / "book.css").write_text(BOOK_CSS, encoding="utf-8")
+    sizes = {p.name: p.stat().st_size for p in (OUT / "fonts").glob("*.woff2")}
+    sans = sum(v for k, v in sizes.items() if "sans" in k)
+    print(f"site-assets: four Plex Sans faces {sans} bytes, Plex Mono {sum(sizes.values()) - sans} bytes")
+
+
+if __name__ == "__main__":
+    main()
