@@ -16,7 +16,7 @@ NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+]?\d+)?")
 BACKTICKS = re.compile(r"``?([^`\n]+?)``?")
 FENCE = re.compile(r"^(```|~~~|:::).*?^\1\s*$", re.S | re.M)
 MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.S)
-LINK = re.compile(r"\]\([^)]*\)|\{[a-z:]+\}`[^`]*`|<[^>]+>|\[[^\]]*\]\{[^}]*\}")
+LINK = re.compile(r"\[[^\]]*\]\([^)]*\)|\b48\.\d{1,2}\b|\{[a-z:]+\}`[^`]*`|<[^>]+>|\[[^\]]*\]\{[^}]*\}")
 DATA_URI = re.compile(r"data:image/[a-z+]+;base64,[A-Za-z0-9+/=]+")
 LOOSE_DECIMAL = re.compile(r"(?<![\w.`/-])\d+\.\d+(?![\w.`])")
 
