@@ -93,7 +93,7 @@ def claims_text(root: Path) -> str:
         if not claims:
             continue
         total += len(claims)
-        parts.append(f"### {{doc}}`/{doc}`\n")
+        parts.append(f"## {{doc}}`/{doc}`\n")
         parts += [f"- `ok` {c.replace('`', '')}" for c in claims]
         parts.append("")
     head = f"The notebooks check {total} claims as they run. Each line below was printed by a check that passed.\n"
@@ -114,7 +114,27 @@ def _always_outdated(app, env, added, changed, removed):
     return [d for d in GENERATED if d in env.found_docs]
 
 
+_MODE_FIX = ("if (!document.documentElement.dataset.mode) "
+             "{ document.documentElement.dataset.mode = 'light'; }")
+
+
+def _offline_scripts(app, pagename, templatename, context, doctree):
+    """Drop what the book never uses and that points at a CDN: the Thebe live-code loader
+    (jupyter-book registers it twice, a console error, and its URL is on unpkg)."""
+    def keep(asset):
+        name = str(getattr(asset, "filename", asset) or "")
+        body = str(getattr(asset, "attributes", {}).get("body", ""))
+        return "thebe" not in name.lower() and "THEBE_JS_URL" not in body
+
+    for key in ("script_files", "css_files"):
+        if key in context:
+            context[key] = [a for a in context[key] if keep(a)]
+
+
 def setup(app):
+    # The theme leaves the colour mode empty on a first visit and logs a console error; start light.
+    app.add_js_file(None, body=_MODE_FIX, priority=1)
+    app.connect("html-page-context", _offline_scripts, priority=900)
     app.connect("source-read", _source_read)
     app.connect("env-get-outdated", _always_outdated)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}

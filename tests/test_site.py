@@ -1,0 +1,151 @@
+"""The built site: nothing loaded from other hosts, and a slider that works with no kernel.
+
+Runs against the test build (make test builds it into _build/test with the stored outputs).
+The browser checks use Debian's chromium through Playwright, with every request to any
+host but the local server recorded and refused, as a reader with the network off would see.
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import re
+import shutil
+import threading
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SITE = Path(os.environ.get("BOOK_SITE", ROOT / "_build" / "test" / "_build" / "html"))
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+pytestmark = pytest.mark.skipif(not (SITE / "index.html").exists(),
+                                reason=f"no built site at {SITE}; run make test")
+
+# Attributes a browser fetches by itself (a plain <a href> is a link, not a load).
+LOADED = {("script", "src"), ("img", "src"), ("iframe", "src"), ("source", "src"), ("video", "src"),
+          ("audio", "src"), ("embed", "src"), ("object", "data"), ("input", "src")}
+LINK_LOADS = {"stylesheet", "preload", "icon", "shortcut", "modulepreload", "prefetch", "manifest",
+              "apple-touch-icon", "dns-prefetch", "preconnect"}
+
+
+class _Loads(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.urls: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        for t, attr in LOADED:
+            if tag == t and a.get(attr):
+                self.urls.append(a[attr])
+        if tag == "link" and set((a.get("rel") or "").lower().split()) & LINK_LOADS and a.get("href"):
+            self.urls.append(a["href"])
+        if a.get("style"):
+            self.urls += re.findall(r"url\(\s*['\"]?([^'\")]+)", a["style"])
+
+
+def _external(url: str) -> bool:
+    p = urlparse(url.strip())
+    return p.scheme in ("http", "https") or url.strip().startswith("//")
+
+
+def test_html_loads_nothing_from_other_hosts():
+    bad = []
+    for page in SITE.rglob("*.html"):
+        parser = _Loads()
+        parser.feed(page.read_text(encoding="utf-8", errors="replace"))
+        bad += [f"{page.relative_to(SITE)}: {u}" for u in parser.urls if _external(u)]
+    assert not bad, "pages load from other hosts:\n" + "\n".join(sorted(set(bad))[:30])
+
+
+def test_css_loads_nothing_from_other_hosts():
+    bad = []
+    for css in SITE.rglob("*.css"):
+        text = css.read_text(encoding="utf-8", errors="replace")
+        for u in re.findall(r"url\(\s*['\"]?([^'\")]+)", text) + re.findall(r"@import\s+['\"]([^'\"]+)", text):
+            if _external(u):
+                bad.append(f"{css.relative_to(SITE)}: {u}")
+    assert not bad, "stylesheets load from other hosts:\n" + "\n".join(bad[:30])
+
+
+def test_fonts_are_small():
+    faces = sorted((SITE / "_static" / "fonts").glob("ibm-plex-sans-latin-*.woff2"))
+    assert len(faces) == 4, faces
+    total = sum(f.stat().st_size for f in faces)
+    assert total <= 62_000, f"the four Plex Sans faces weigh {total} bytes"
+
+
+@pytest.fixture(scope="module")
+def server():
+    handler = functools.partial(_QuietHandler, directory=str(SITE))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if CHROMIUM is None:
+        pytest.fail("chromium is not installed (make chromium installs Debian's package)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def open_offline(browser, server, path):
+    """Open a page with every request to another host refused and recorded."""
+    page = browser.new_page()
+    outside, errors = [], []
+    host = urlparse(server).netloc
+
+    def route(r):
+        if urlparse(r.request.url).netloc != host and not r.request.url.startswith("data:"):
+            outside.append(r.request.url)
+            return r.abort()
+        return r.continue_()
+
+    page.route("**/*", route)
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}/{path}", wait_until="networkidle")
+    return page, outside, errors
+
+
+def test_attention_page_offline(browser, server):
+    page, outside, errors = open_offline(browser, server, "notebooks/part1/08-attention.html")
+    page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.document "
+                           "&& document.querySelectorAll('mjx-container').length > 0", timeout=15000)
+    assert page.evaluate("document.fonts.check(\"16px 'IBM Plex Sans'\")")
+    font = page.evaluate("getComputedStyle(document.body).fontFamily")
+    assert "IBM Plex Sans" in font, font
+    page.evaluate("document.fonts.ready")
+    loaded = page.evaluate("[...document.fonts].filter(f => f.status === 'loaded').map(f => f.family)")
+    assert any("IBM Plex Sans" in f for f in loaded), loaded
+
+    slider = page.locator(".book-slider").first
+    img = slider.locator("img")
+    before_src, before_alt = img.get_attribute("src"), img.get_attribute("alt")
+    rng = slider.locator("input[type=range]").first
+    rng.focus()
+    page.keyboard.press("ArrowRight")
+    after_src, after_alt = img.get_attribute("src"), img.get_attribute("alt")
+    assert after_src != before_src, "the slider did not change the figure"
+    assert after_alt != before_alt, "the slider did not change the alt text"
+    assert slider.locator("output").first.inner_text() == "256"
+    assert not outside, f"requests to other hosts: {outside}"
+    assert not errors, f"console errors: {errors}"
+    page.close()
