@@ -7,6 +7,7 @@ backpropagation and the tokenizer a chapter teaches are written in that chapter.
 from .checks import ClaimFailed, check
 from .fmt import bound, fixed
 from .style import PALETTE, SEQUENTIAL, DIVERGING, use, new_figure, show
+from . import slider as slider_module
 from .slider import slider, widget_mode
 
 __all__ = [

@@ -1,0 +1,237 @@
+"""Unit tests of the shared package, bad input included: every error names the bad value."""
+from __future__ import annotations
+
+import json
+import re
+
+import matplotlib
+import numpy as np
+import pytest
+
+matplotlib.use("Agg")
+
+import book  # noqa: E402
+from book import ClaimFailed, bound, check, fixed, new_figure, show, slider  # noqa: E402
+from book import sphinxext  # noqa: E402
+
+
+# check -------------------------------------------------------------------------------------------
+def test_check_prints_ok(capsys):
+    check("one plus one is two", 1 + 1, 2)
+    check("close enough", 0.1 + 0.2, 0.3, tol=1e-12)
+    check("arrays match", np.ones(3), [1, 1, 1])
+    check("a true claim", True)
+    assert capsys.readouterr().out.splitlines() == [
+        "ok one plus one is two", "ok close enough", "ok arrays match", "ok a true claim"]
+
+
+def test_check_fails_loudly_with_both_values():
+    with pytest.raises(ClaimFailed, match=r"(?s)claim failed: wrong.*got:\s+3.*expected: 4"):
+        check("wrong", 3, 4)
+    with pytest.raises(ClaimFailed):
+        check("not true", False)
+    with pytest.raises(ClaimFailed):
+        check("relative", 1.1, 1.0, rtol=0.05)
+
+
+def test_check_nan_never_passes():
+    with pytest.raises(ClaimFailed):
+        check("nan is not close to anything", float("nan"), 0.0, tol=1.0)
+
+
+@pytest.mark.parametrize("claim", ["", "   ", None, 3, "two\nlines"])
+def test_check_rejects_bad_claims(claim):
+    with pytest.raises(ValueError, match="claim"):
+        check(claim, 1, 1)
+
+
+@pytest.mark.parametrize("tol", [-1e-3, float("nan"), float("inf"), "0.1", True])
+def test_check_rejects_bad_tolerance(tol):
+    with pytest.raises(ValueError, match=re.escape(repr(tol))):
+        check("x", 1.0, 1.0, tol=tol)
+
+
+def test_check_tolerance_needs_numbers():
+    with pytest.raises(ValueError, match="needs numbers"):
+        check("strings", "a", "b", tol=0.1)
+
+
+# fmt ---------------------------------------------------------------------------------------------
+def test_bound():
+    assert bound(3e-17) == "< 1e-15"
+    assert bound(-2e-13, floor=1e-12) == "< 1e-12"
+    assert bound(np.float64(0.0)) == "< 1e-15"
+    assert bound(np.array(1e-16)) == "< 1e-15"
+
+
+@pytest.mark.parametrize("x, floor, msg", [
+    (1e-10, 1e-15, "not below"), (float("nan"), 1e-15, "NaN"), ("0", 1e-15, "'0'"),
+    (0.0, 2e-15, "power of ten"), (0.0, -1e-15, "power of ten"), (True, 1e-15, "True")])
+def test_bound_rejects(x, floor, msg):
+    with pytest.raises((ValueError, TypeError), match=msg):
+        bound(x, floor=floor)
+
+
+def test_fixed():
+    assert fixed(0.38861, 3) == "0.389"
+    assert fixed(-0.0001, 3) == "0.000"
+    assert fixed(2, 0) == "2"
+    with pytest.raises(ValueError, match="16"):
+        fixed(1.0, 16)
+    with pytest.raises(ValueError, match="inf"):
+        fixed(float("inf"))
+    with pytest.raises(TypeError, match="None"):
+        fixed(None)
+
+
+# style -------------------------------------------------------------------------------------------
+def _fig(title="A line rises", xl="x", yl="y"):
+    fig, ax = new_figure(title)
+    ax.plot([0, 1], [0, 1])
+    ax.set_xlabel(xl)
+    ax.set_ylabel(yl)
+    return fig
+
+
+def test_palette_is_okabe_ito():
+    book.use()
+    assert book.PALETTE[:3] == ("#0072B2", "#E69F00", "#009E73")
+    assert matplotlib.rcParams["axes.prop_cycle"].by_key()["color"][0] == "#0072B2"
+
+
+def test_show_displays_html_with_alt(capsys):
+    shown = []
+    import IPython.display
+
+    orig = IPython.display.display
+    IPython.display.display = lambda obj: shown.append(obj)
+    try:
+        show(_fig(), alt="A straight line from the origin to one.")
+    finally:
+        IPython.display.display = orig
+    html = shown[0]._repr_html_()
+    assert html.startswith('<img class="book-figure" src="data:image/png;base64,')
+    assert 'alt="A straight line from the origin to one."' in html
+
+
+@pytest.mark.parametrize("kw, msg", [
+    (dict(title=""), "title"), (dict(xl=""), "x-axis label"), (dict(yl=""), "y-axis label")])
+def test_show_refuses_figures_that_break_the_house_style(kw, msg):
+    if "title" in kw:
+        with pytest.raises(ValueError, match="title"):
+            new_figure(kw["title"])
+        return
+    with pytest.raises(ValueError, match=msg):
+        show(_fig(**kw), alt="A figure with something missing.")
+
+
+@pytest.mark.parametrize("alt", [None, "", "short", 5])
+def test_show_needs_alt_text(alt):
+    with pytest.raises(ValueError, match="alt"):
+        show(_fig(), alt=alt)
+
+
+def test_show_rejects_non_figures():
+    with pytest.raises(TypeError, match="list"):
+        show([1, 2], alt="Not a figure at all, just a list.")
+
+
+@pytest.mark.parametrize("n", [0, 13, 1.5, True])
+def test_new_figure_rejects_bad_grid(n):
+    with pytest.raises(ValueError, match=re.escape(repr(n))):
+        new_figure("A title", ncols=n)
+
+
+# slider ------------------------------------------------------------------------------------------
+def _draw(a):
+    return _fig(title=f"Slope {a}")
+
+
+def test_static_slider_html(monkeypatch):
+    monkeypatch.setenv("BOOK_WIDGETS", "static")
+    s = slider(_draw, "Line with slope {a} drawn on unit axes.", a=[1, 2, 3])
+    html = s._repr_html_()
+    assert '<input type="range"' in html and 'max="2"' in html and 'value="1"' in html
+    payload = json.loads(re.search(r'<script type="application/json">(.*?)</script>', html).group(1))
+    assert payload["labels"] == [["1", "2", "3"]]
+    assert set(payload["frames"]) == {"0", "1", "2"}
+    assert payload["frames"]["2"][1] == "Line with slope 3 drawn on unit axes."
+    assert 'alt="Line with slope 2 drawn on unit axes."' in html
+
+
+def test_static_slider_two_knobs_and_start(monkeypatch):
+    monkeypatch.setenv("BOOK_WIDGETS", "static")
+    s = slider(lambda a, b: _draw(a * b), lambda a, b: f"Product of {a} and {b}, drawn as a line.",
+               a=[1, 2], b=[0.5, 1.0, 2.0], start={"a": 2, "b": 0.5})
+    payload = json.loads(re.search(r'<script type="application/json">(.*?)</script>', s._repr_html_()).group(1))
+    assert len(payload["frames"]) == 6 and "1,0" in payload["frames"]
+
+
+def test_slider_live_mode_builds_widgets(monkeypatch):
+    monkeypatch.setenv("BOOK_WIDGETS", "live")
+    monkeypatch.setattr(book.slider_module, "widget_mode", lambda: "live")
+    w = book.slider_module._live(_draw, "Line with slope {a} drawn.", {"a": [1, 2]}, {"a": 1}, 72)
+    assert type(w).__name__ == "VBox"
+
+
+def test_widget_mode_rejects_unknown(monkeypatch):
+    monkeypatch.setenv("BOOK_WIDGETS", "sometimes")
+    with pytest.raises(ValueError, match="'sometimes'"):
+        book.widget_mode()
+
+
+@pytest.mark.parametrize("knobs, start, msg", [
+    ({}, None, "at least one knob"),
+    ({"a": []}, None, "'a' has no values"),
+    ({"a": "abc"}, None, "list of values"),
+    ({"a": [1, 1]}, None, "repeats"),
+    ({"a": [1.0, float("nan")]}, None, "nan"),
+    ({"a": list(range(200))}, None, "200 frames"),
+    ({"a": [1, 2]}, {"b": 1}, "'b'"),
+    ({"a": [1, 2]}, {"a": 5}, "5"),
+])
+def test_slider_rejects_bad_knobs(monkeypatch, knobs, start, msg):
+    monkeypatch.setenv("BOOK_WIDGETS", "static")
+    with pytest.raises((ValueError, TypeError), match=msg):
+        slider(_draw, "Line with slope {a} drawn.", start=start, **knobs)
+
+
+def test_slider_rejects_bad_draw_and_alt(monkeypatch):
+    monkeypatch.setenv("BOOK_WIDGETS", "static")
+    with pytest.raises(TypeError, match="callable"):
+        slider(42, "alt text long enough here", a=[1])
+    with pytest.raises(TypeError, match="not a matplotlib Figure"):
+        slider(lambda a: "nope", "alt text long enough here", a=[1])
+    with pytest.raises(ValueError, match="alt"):
+        slider(_draw, "short", a=[1])
+    with pytest.raises(ValueError, match="dpi"):
+        slider(_draw, "alt text long enough here", dpi=1000, a=[1])
+
+
+# sphinx extension --------------------------------------------------------------------------------
+def test_glossary_and_errata_render(tmp_path):
+    (tmp_path / "glossary.yml").write_text(
+        "- term: zeta\n  definition: Last.\n  where: notebooks/z\n"
+        "- term: alpha\n  definition: First.\n  where: notebooks/a\n")
+    text = sphinxext.glossary_text(tmp_path)
+    assert text.startswith(":::{glossary}\n:sorted:") and "{doc}`/notebooks/a`" in text
+    (tmp_path / "errata.yml").write_text(
+        "- claim: x is 2\n  source: s.txt part 1\n  measured: x is 3\n  where: notebooks/a\n")
+    assert "x is 3" in sphinxext.errata_text(tmp_path)
+
+
+def test_glossary_rejects_duplicates_and_gaps(tmp_path):
+    (tmp_path / "glossary.yml").write_text(
+        "- term: a\n  definition: x\n  where: n\n- term: A\n  definition: y\n  where: n\n")
+    with pytest.raises(ValueError, match="'A' is defined twice"):
+        sphinxext.glossary_text(tmp_path)
+    (tmp_path / "glossary.yml").write_text("- term: a\n  where: n\n")
+    with pytest.raises(ValueError, match="lacks definition"):
+        sphinxext.glossary_text(tmp_path)
+
+
+def test_real_glossary_and_errata_parse():
+    root = sphinxext.Path(__file__).resolve().parents[1]
+    sphinxext.glossary_text(root)
+    sphinxext.errata_text(root)
+    assert "claims" in sphinxext.claims_text(root)
