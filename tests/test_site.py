@@ -149,3 +149,29 @@ def test_attention_page_offline(browser, server):
     assert not outside, f"requests to other hosts: {outside}"
     assert not errors, f"console errors: {errors}"
     page.close()
+
+
+def _page_font_block(page: Path) -> str:
+    m = re.search(r"<!-- book page fonts -->(.*?)<!-- book page fonts -->",
+                  page.read_text(encoding="utf-8"), re.S)
+    return m.group(1) if m else ""
+
+
+def test_pages_without_other_scripts_carry_no_extra_font():
+    assert _page_font_block(SITE / "index.html") == ""
+
+
+def test_pages_with_greek_or_japanese_get_their_own_small_subset():
+    page = SITE / "notebooks" / "part2" / "17-tokenization.html"
+    if not page.exists() or "stub" in page.read_text(encoding="utf-8")[:0]:
+        pytest.skip("tokenization page not built")
+    block = _page_font_block(page)
+    text = page.read_text(encoding="utf-8")
+    if not re.search(r"[\u0370-\u03ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]", text):
+        pytest.skip("page quotes no Greek, kana, kanji or Hangul")
+    assert block, "a page with non-Latin text got no page font"
+    files = re.findall(r"url\('([^']+)'\)", block)
+    sizes = [(page.parent / f).resolve().stat().st_size for f in files]
+    assert sum(sizes) < 150_000, f"page fonts weigh {sum(sizes)} bytes"
+    for ch in set(re.findall(r"[\u3040-\u30ff\u4e00-\u9fff]", text)):
+        assert f"U+{ord(ch):04X}" in block, f"{ch!r} has no glyph in the page's fonts"

@@ -91,7 +91,7 @@ def fonts() -> list[str]:
     css.append(""":root {
   --pst-font-family-base: 'IBM Plex Sans', system-ui, sans-serif;
   --pst-font-family-heading: 'IBM Plex Sans', system-ui, sans-serif;
-  --pst-font-family-monospace: 'IBM Plex Mono', ui-monospace, monospace;
+  --pst-font-family-monospace: 'IBM Plex Mono', 'IBM Plex Sans', ui-monospace, monospace;
 }""")
     return css
 
