@@ -29,7 +29,6 @@ site-assets/.built: node_modules/.installed $(VENV)/.installed tools/site_assets
 ## make book: build the site, executing only notebooks whose code changed (jupyter-cache).
 book: install assets
 	$(BIN)/jupyter-book build . -W --keep-going
-	$(BIN)/python tools/page_fonts.py _build/html
 	@echo
 	@echo "The site is in _build/html. Open _build/html/index.html, or serve it:"
 	@echo "    $(BIN)/python -m http.server --directory _build/html 8000"
@@ -49,7 +48,6 @@ test: install assets chromium
 	    --nbval-sanitize-with tests/nbval-sanitize.cfg
 	$(BIN)/python tools/ci_config.py _build/test-config.yml
 	$(BIN)/jupyter-book build . -W --keep-going --config _build/test-config.yml --path-output _build/test
-	$(BIN)/python tools/page_fonts.py _build/test/_build/html
 	$(BIN)/python -m pytest -q tests/test_site.py
 
 freeze:

@@ -1,6 +1,6 @@
 """Give each built page the glyphs it needs beyond Latin, and nothing more.
 
-    python tools/page_fonts.py _build/html
+    python -m book.page_fonts _build/html     (the Sphinx extension runs it after every build)
 
 The site's four Latin Plex Sans faces cover English. A page that quotes Greek, Japanese,
 Korean or Cyrillic text gets its own small font files, cut from the matching IBM Plex faces
@@ -50,10 +50,13 @@ def font_index() -> dict[str, list[int]]:
     return index
 
 
-def _site_latin() -> set[int]:
-    sys.path.insert(0, str(ROOT / "tools"))
-    from site_assets import LATIN
+# The characters the site's Latin faces carry (tools/site_assets.py cuts them to this set).
+LATIN = ("U+0020-007E,U+00A0-00FF,U+0131,U+0152-0153,U+02C6,U+02DA,U+02DC,U+2013-2014,"
+         "U+2018-201E,U+2020-2022,U+2026,U+2030,U+2032-2033,U+2039-203A,U+2190-2193,"
+         "U+2212,U+2215,U+221A,U+221E,U+2248,U+2260,U+2264-2265,U+00D7,U+00F7")
 
+
+def _site_latin() -> set[int]:
     return set(subset.parse_unicodes(LATIN))
 
 
@@ -110,7 +113,7 @@ def fonts_for_page(chars: set[int], index: dict, latin: set[int], out_dir: Path)
     return rules
 
 
-def main(site: Path) -> None:
+def main(site: Path) -> int:
     index, latin = font_index(), _site_latin()
     out_dir = site / "_static" / "fonts" / "page"
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -130,6 +133,7 @@ def main(site: Path) -> None:
             touched += 1
         page.write_text(text, encoding="utf-8")
     print(f"page fonts: {touched} page(s) got their own glyph subsets")
+    return touched
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ Keeping the data in YAML lets every chapter add its entries without editing a pa
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import yaml
@@ -131,7 +132,39 @@ def _offline_scripts(app, pagename, templatename, context, doctree):
             context[key] = [a for a in context[key] if keep(a)]
 
 
+_FONTAWESOME_JS = re.compile(r'\s*<script[^>]*src="[^"]*fontawesome\.js[^"]*"[^>]*></script>')
+
+
+def _postprocess(app, exception):
+    """After the HTML is written: small repairs the theme offers no setting for.
+
+    - Drop fontawesome.js (543 KB compressed): the theme's icons also ship as a webfont with
+      its CSS, so the script only re-draws them as SVG.
+    - Sphinx marks the bibliography's citation list role="list" without list items, which
+      screen readers (and axe-core) reject; the entries carry doc-biblioentry already.
+    - Cut per-page font subsets for text beyond Latin (book/page_fonts.py).
+    """
+    if exception is not None or app.builder.format != "html":
+        return
+    out = Path(app.outdir)
+    for page in out.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        new = _FONTAWESOME_JS.sub("", text)
+        new = new.replace('<div role="list" class="citation-list">', '<div class="citation-list">')
+        if new != text:
+            page.write_text(new, encoding="utf-8")
+    from . import page_fonts
+
+    page_fonts.main(out)
+
+
+def _no_favicon_request(app, pagename, templatename, context, doctree):
+    context["metatags"] = context.get("metatags", "") + '\n<link rel="icon" href="data:,">'
+
+
 def setup(app):
+    app.connect("build-finished", _postprocess)
+    app.connect("html-page-context", _no_favicon_request)
     # The theme leaves the colour mode empty on a first visit and logs a console error; start light.
     app.add_js_file(None, body=_MODE_FIX, priority=1)
     app.connect("html-page-context", _offline_scripts, priority=900)

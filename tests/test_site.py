@@ -6,17 +6,17 @@ host but the local server recorded and refused, as a reader with the network off
 """
 from __future__ import annotations
 
-import functools
-import http.server
+import json
 import os
 import re
 import shutil
-import threading
+import statistics
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from site_server import serve
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = Path(os.environ.get("BOOK_SITE", ROOT / "_build" / "test" / "_build" / "html"))
@@ -81,17 +81,9 @@ def test_fonts_are_small():
 
 @pytest.fixture(scope="module")
 def server():
-    handler = functools.partial(_QuietHandler, directory=str(SITE))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
+    url, stop = serve(SITE)
+    yield url
+    stop()
 
 
 @pytest.fixture(scope="module")
@@ -106,10 +98,15 @@ def browser():
         b.close()
 
 
-def open_offline(browser, server, path):
-    """Open a page with every request to another host refused and recorded."""
+def open_offline(browser, server, path, weights=None, wait="networkidle"):
+    """Open a page with every request to another host refused and recorded.
+
+    With `weights` (a list), the compressed size of every response is appended to it.
+    """
     page = browser.new_page()
     outside, errors = [], []
+    if weights is not None:
+        page.on("requestfinished", lambda r: weights.append(r.sizes()["responseBodySize"]))
     host = urlparse(server).netloc
 
     def route(r):
@@ -121,7 +118,10 @@ def open_offline(browser, server, path):
     page.route("**/*", route)
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{server}/{path}", wait_until="networkidle")
+    page.goto(f"{server}/{path}", wait_until=wait)
+    if wait != "networkidle":
+        page.evaluate("""async () => { await document.fonts.ready;
+            if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise; }""")
     return page, outside, errors
 
 
@@ -175,3 +175,61 @@ def test_pages_with_greek_or_japanese_get_their_own_small_subset():
     assert sum(sizes) < 150_000, f"page fonts weigh {sum(sizes)} bytes"
     for ch in set(re.findall(r"[\u3040-\u30ff\u4e00-\u9fff]", text)):
         assert f"U+{ord(ch):04X}" in block, f"{ch!r} has no glyph in the page's fonts"
+
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def _pages():
+    """Every content page (not the index redirect, search or the generated index)."""
+    return sorted(p.relative_to(SITE).as_posix() for p in SITE.rglob("*.html")
+                  if not p.relative_to(SITE).as_posix().startswith(("_", "genindex", "search"))
+                  and 'http-equiv="Refresh"' not in p.read_text(encoding="utf-8")[:2000])
+
+
+@pytest.fixture(scope="module")
+def survey(browser, server):
+    """Open every page once, cold, offline: what it loads, what it logs, what axe finds."""
+    results = {}
+    for path in _pages():
+        weights = []
+        page, outside, errors = open_offline(browser, server, path, weights, wait="load")
+        page.add_script_tag(path=str(AXE))
+        axe = page.evaluate("""async () => {
+            const r = await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}});
+            return r.violations.filter(v => ['serious', 'critical'].includes(v.impact))
+                    .map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '));
+        }""")
+        sliders = page.locator(".book-slider").count()
+        results[path] = dict(bytes=sum(weights), outside=outside, errors=errors, axe=axe, sliders=sliders)
+        page.close()
+    out = SITE.parent / "page-survey.json"
+    out.write_text(json.dumps(results, indent=1))
+    return results
+
+
+def test_no_page_requests_another_host(survey):
+    bad = {p: r["outside"] for p, r in survey.items() if r["outside"]}
+    assert not bad, f"pages request other hosts: {bad}"
+
+
+def test_no_console_errors_on_any_page(survey):
+    bad = {p: r["errors"] for p, r in survey.items() if r["errors"]}
+    assert not bad, f"console errors: {bad}"
+
+
+def test_no_serious_accessibility_violations(survey):
+    bad = {p: r["axe"] for p, r in survey.items() if r["axe"]}
+    assert not bad, "axe-core serious/critical violations:\n" + json.dumps(bad, indent=1)[:4000]
+
+
+def test_page_weight_budgets(survey):
+    """Transferred bytes on a cold load (compressed as a static host serves it), fonts included."""
+    sizes = {p: r["bytes"] for p, r in survey.items()}
+    median = statistics.median(sizes.values())
+    assert median <= 1_000_000, f"median page transfers {median:.0f} bytes"
+    widget_pages = {p: s for p, s in sizes.items() if survey[p]["sliders"]}
+    heavy = {p: s for p, s in widget_pages.items() if s > 2_000_000}
+    assert not heavy, f"widget pages over 2 MB: {heavy}"
+    over = {p: s for p, s in sizes.items() if s > 3_000_000}
+    assert not over, f"pages over 3 MB: {over}"

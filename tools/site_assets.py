@@ -21,10 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 NODE = ROOT / "node_modules"
 OUT = ROOT / "site-assets"
 
-# Basic Latin, Latin-1, dashes and quotes, bullets, arrows, and the math signs prose uses.
-LATIN = ("U+0020-007E,U+00A0-00FF,U+0131,U+0152-0153,U+02C6,U+02DA,U+02DC,U+2013-2014,"
-         "U+2018-201E,U+2020-2022,U+2026,U+2030,U+2032-2033,U+2039-203A,U+2190-2193,"
-         "U+2212,U+2215,U+221A,U+221E,U+2248,U+2260,U+2264-2265,U+00D7,U+00F7,U+2192,U+2026")
+# The Latin characters the book uses; book/page_fonts.py adds other scripts page by page.
+from book.page_fonts import LATIN  # noqa: E402
 
 FACES = [  # (css family, package, file stem, weight, style)
     ("IBM Plex Sans", "ibm-plex-sans", "ibm-plex-sans-latin-400-normal", 400, "normal"),

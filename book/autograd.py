@@ -1,0 +1,258 @@
+"""A small reverse-mode differentiator for numpy arrays.
+
+A chapter that needs the gradient of a whole network (not the subject of the
+chapter) builds it from these pieces instead of writing every backward pass by hand:
+
+    x = Var(data); W = Var(w, name="W")
+    loss = mse(relu(x @ W.swapaxes(-1, -2)), target)
+    loss.backward()          # W.grad now holds d loss / d W
+
+`Var` records each operation together with the rule that sends a gradient back
+through it. `backward` walks the record in reverse order and adds up the
+gradient that reaches each `Var` along every path, so a residual connection
+(a value used twice) is handled without special care. Broadcasting is undone
+on the way back: a bias added to every row receives the sum over the rows.
+
+The operations are the few a transformer block needs: `+`, `-`, `*`, `@`,
+indexing, `reshape`, `swapaxes`, `relu`, `softmax`, `layer_norm` and `mse`. `gradcheck`
+compares the gradient `backward` computes with central differences.
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+__all__ = ["Var", "relu", "softmax", "layer_norm", "mse", "gradcheck"]
+
+
+def _unbroadcast(g: np.ndarray, shape: tuple) -> np.ndarray:
+    """Sum `g` down to `shape`, undoing numpy broadcasting."""
+    while g.ndim > len(shape):
+        g = g.sum(axis=0)
+    for i, n in enumerate(shape):
+        if n == 1 and g.shape[i] != 1:
+            g = g.sum(axis=i, keepdims=True)
+    return g
+
+
+def _as_var(x) -> "Var":
+    if isinstance(x, Var):
+        return x
+    if isinstance(x, bool) or not isinstance(x, (numbers.Real, np.ndarray, np.generic)):
+        raise TypeError(f"Var: expected a Var, an array or a number, got {type(x).__name__}")
+    return Var(np.asarray(x, dtype=float))
+
+
+class Var:
+    """A value in a computation, with the gradient of the final scalar after `backward`."""
+
+    __slots__ = ("value", "grad", "name", "_parents", "_back")
+
+    def __init__(self, value, name: str | None = None, *, _parents=(), _back=None):
+        value = np.asarray(value)
+        if not np.issubdtype(value.dtype, np.floating):
+            value = value.astype(float)
+        self.value = value
+        self.grad = None
+        self.name = name
+        self._parents = _parents
+        self._back = _back
+
+    @property
+    def shape(self) -> tuple:
+        return self.value.shape
+
+    def __repr__(self) -> str:
+        label = f" {self.name!r}" if self.name else ""
+        return f"Var{label}(shape={self.value.shape}, dtype={self.value.dtype})"
+
+    # -- arithmetic -----------------------------------------------------------------
+    def __add__(self, other):
+        other = _as_var(other)
+        a, b = self, other
+
+        def back(g):
+            return _unbroadcast(g, a.shape), _unbroadcast(g, b.shape)
+
+        return Var(a.value + b.value, _parents=(a, b), _back=back)
+
+    __radd__ = __add__
+
+    def __neg__(self):
+        return Var(-self.value, _parents=(self,), _back=lambda g: (-g,))
+
+    def __sub__(self, other):
+        return self + (-_as_var(other))
+
+    def __rsub__(self, other):
+        return _as_var(other) + (-self)
+
+    def __mul__(self, other):
+        other = _as_var(other)
+        a, b = self, other
+
+        def back(g):
+            return _unbroadcast(g * b.value, a.shape), _unbroadcast(g * a.value, b.shape)
+
+        return Var(a.value * b.value, _parents=(a, b), _back=back)
+
+    __rmul__ = __mul__
+
+    def __matmul__(self, other):
+        other = _as_var(other)
+        a, b = self, other
+        if a.value.ndim < 2 or b.value.ndim < 2:
+            raise ValueError(f"Var @: both operands need 2+ dimensions, got shapes {a.shape} and {b.shape}")
+        if a.shape[-1] != b.shape[-2]:
+            raise ValueError(f"Var @: inner dimensions differ, shapes {a.shape} and {b.shape}")
+
+        def back(g):
+            ga = g @ np.swapaxes(b.value, -1, -2)
+            gb = np.swapaxes(a.value, -1, -2) @ g
+            return _unbroadcast(ga, a.shape), _unbroadcast(gb, b.shape)
+
+        return Var(a.value @ b.value, _parents=(a, b), _back=back)
+
+    def __rmatmul__(self, other):
+        return _as_var(other) @ self
+
+    # -- shape ------------------------------------------------------------------------
+    def reshape(self, *shape):
+        old = self.shape
+        return Var(self.value.reshape(*shape), _parents=(self,), _back=lambda g: (g.reshape(old),))
+
+    def __getitem__(self, index):
+        old = self.shape
+
+        idx = index if isinstance(index, tuple) else (index,)
+        basic = all(isinstance(i, (slice, int, type(Ellipsis))) or i is None for i in idx)
+
+        def back(g):
+            full = np.zeros(old, dtype=g.dtype)
+            if basic:  # slices pick each entry at most once
+                full[index] = g
+            else:  # an index array may pick the same entry twice: add, do not overwrite
+                np.add.at(full, index, g)
+            return (full,)
+
+        return Var(self.value[index], _parents=(self,), _back=back)
+
+    def swapaxes(self, i: int, j: int):
+        return Var(np.swapaxes(self.value, i, j), _parents=(self,),
+                   _back=lambda g: (np.swapaxes(g, i, j),))
+
+    # -- reverse pass -----------------------------------------------------------------
+    def backward(self) -> None:
+        """Fill `.grad` of every Var this scalar depends on with d self / d that Var."""
+        if self.value.size != 1:
+            raise ValueError(f"backward: start from a scalar, got shape {self.shape}")
+        order, seen = [], set()
+        stack = [(self, False)]
+        while stack:  # iterative depth-first search: deep networks need no recursion limit
+            node, done = stack.pop()
+            if done:
+                order.append(node)
+                continue
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            stack.append((node, True))
+            stack.extend((p, False) for p in node._parents if id(p) not in seen)
+        for node in order:
+            node.grad = None
+        self.grad = np.ones_like(self.value)
+        for node in reversed(order):
+            if node._back is None or node.grad is None:
+                continue
+            for parent, g in zip(node._parents, node._back(node.grad)):
+                parent.grad = g if parent.grad is None else parent.grad + g
+            if node._parents:  # an intermediate: its gradient is no longer needed
+                node.grad = None
+
+
+def relu(x: Var) -> Var:
+    x = _as_var(x)
+    mask = x.value > 0
+    return Var(x.value * mask, _parents=(x,), _back=lambda g: (g * mask,))
+
+
+def softmax(x: Var) -> Var:
+    """Softmax over the last axis."""
+    x = _as_var(x)
+    e = np.exp(x.value - x.value.max(axis=-1, keepdims=True))
+    p = e / e.sum(axis=-1, keepdims=True)
+
+    def back(g):
+        return (p * (g - (g * p).sum(axis=-1, keepdims=True)),)
+
+    return Var(p, _parents=(x,), _back=back)
+
+
+def layer_norm(x: Var, gamma: Var, beta: Var, eps: float = 1e-5) -> Var:
+    """Normalise the last axis to mean 0 and variance 1 (biased), then scale by gamma and shift by beta."""
+    x, gamma, beta = _as_var(x), _as_var(gamma), _as_var(beta)
+    if isinstance(eps, bool) or not isinstance(eps, numbers.Real) or not eps > 0:
+        raise ValueError(f"layer_norm: eps must be a positive number, got {eps!r}")
+    n = x.shape[-1]
+    if gamma.shape[-1:] != (n,) or beta.shape[-1:] != (n,):
+        raise ValueError(f"layer_norm: gamma {gamma.shape} and beta {beta.shape} must end in {n}")
+    mu = x.value.mean(axis=-1, keepdims=True)
+    xc = x.value - mu
+    inv = 1.0 / np.sqrt((xc * xc).mean(axis=-1, keepdims=True) + eps)
+    xhat = xc * inv
+
+    def back(g):
+        gx_hat = g * gamma.value
+        gx = inv * (gx_hat - gx_hat.mean(axis=-1, keepdims=True)
+                    - xhat * (gx_hat * xhat).mean(axis=-1, keepdims=True))
+        return gx, _unbroadcast(g * xhat, gamma.shape), _unbroadcast(g, beta.shape)
+
+    return Var(xhat * gamma.value + beta.value, _parents=(x, gamma, beta), _back=back)
+
+
+def mse(x: Var, target) -> Var:
+    """Mean squared error between x and a fixed target of the same shape."""
+    x = _as_var(x)
+    t = np.asarray(target.value if isinstance(target, Var) else target, dtype=float)
+    if t.shape != x.shape:
+        raise ValueError(f"mse: target shape {t.shape} differs from input shape {x.shape}")
+    diff = x.value - t
+    return Var(np.mean(diff * diff), _parents=(x,), _back=lambda g: (g * 2.0 * diff / diff.size,))
+
+
+def gradcheck(f, params, *, entries: int = 5, h: float = 1e-6, seed: int = 0) -> float:
+    """Relative error between `backward`'s gradient and central differences.
+
+    The error is ``|numeric - analytic| / max(|numeric|, |analytic|)``, the norms taken
+    over all the entries checked, so one tiny entry's rounding noise does not dominate.
+
+    `f()` builds the scalar from `params` (a list of Var) each time it is called.
+    `entries` randomly chosen entries of each parameter are perturbed by +-h.
+    """
+    if isinstance(entries, bool) or not isinstance(entries, int) or entries < 1:
+        raise ValueError(f"gradcheck: entries must be a positive int, got {entries!r}")
+    if isinstance(h, bool) or not isinstance(h, numbers.Real) or not 0 < h < 1:
+        raise ValueError(f"gradcheck: h must be in (0, 1), got {h!r}")
+    params = list(params)
+    if not params or not all(isinstance(p, Var) for p in params):
+        raise TypeError("gradcheck: params must be a non-empty list of Var")
+    out = f()
+    out.backward()
+    grads = [np.array(p.grad if p.grad is not None else np.zeros_like(p.value)) for p in params]
+    rng = np.random.default_rng(seed)
+    numeric, analytic = [], []
+    for p, g in zip(params, grads):
+        flat = p.value.flat  # writes through to p.value, contiguous or not
+        for i in rng.choice(p.value.size, size=min(entries, p.value.size), replace=False):
+            old = float(flat[i])
+            flat[i] = old + h
+            up = float(f().value)
+            flat[i] = old - h
+            down = float(f().value)
+            flat[i] = old
+            numeric.append((up - down) / (2 * h))
+            analytic.append(float(g.flat[i]))
+    numeric, analytic = np.array(numeric), np.array(analytic)
+    scale = max(np.linalg.norm(numeric), np.linalg.norm(analytic), 1e-300)
+    return float(np.linalg.norm(numeric - analytic) / scale)
