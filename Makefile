@@ -6,8 +6,10 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 export BOOK_WIDGETS := static
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
+# The shuffled nbval order changes every day, and is printed so a failure can be replayed.
+SEED ?= $(shell date +%Y%m%d)
 
-.PHONY: book test install assets chromium execute unit notebooks nbval site clean freeze
+.PHONY: book test install assets chromium execute soak bench clean freeze
 
 install: $(VENV)/.installed node_modules/.installed
 
@@ -41,14 +43,32 @@ execute: install
 chromium:
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
+NBVAL := $(BIN)/python -m pytest -q --nbval notebooks -n 2 --dist loadfile \
+	 --nbval-sanitize-with tests/nbval-sanitize.cfg
+
 ## make test: every test. Unit tests, the stored notebooks, nbval (strict), then the built site.
+## nbval runs twice: one BLAS thread in a shuffled notebook order, then two threads in order.
+## Both compare against the same stored outputs, so no output may depend on either.
 test: install assets chromium
-	$(BIN)/python -m pytest -q tests/test_book.py tests/test_notebooks.py
-	$(BIN)/python -m pytest -q --nbval notebooks -n 2 --dist loadfile \
-	    --nbval-sanitize-with tests/nbval-sanitize.cfg
+	$(BIN)/python -m pytest -q tests --ignore=tests/test_site.py
+	@echo "nbval, one BLAS thread, notebook order shuffle:$(SEED) (replay with make test SEED=$(SEED))"
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 BOOK_ORDER=shuffle:$(SEED) $(NBVAL)
+	@echo "nbval, two BLAS threads, notebooks in order"
+	OPENBLAS_NUM_THREADS=2 OMP_NUM_THREADS=2 MKL_NUM_THREADS=2 $(NBVAL)
 	$(BIN)/python tools/ci_config.py _build/test-config.yml
 	$(BIN)/jupyter-book build . -W --keep-going --config _build/test-config.yml --path-output _build/test
 	$(BIN)/python -m pytest -q tests/test_site.py
+
+## make soak: nbval ten times, alternating one and two BLAS threads, each in a new shuffled order.
+soak: install
+	for i in 1 2 3 4 5 6 7 8 9 10; do \
+	  t=$$(( i % 2 + 1 )); echo "soak run $$i: $$t BLAS thread(s), order shuffle:$$i"; \
+	  OPENBLAS_NUM_THREADS=$$t OMP_NUM_THREADS=$$t MKL_NUM_THREADS=$$t BOOK_ORDER=shuffle:$$i $(NBVAL) || exit 1; \
+	done
+
+## make bench: one table of build, test, notebook, slider and page timings and weights.
+bench: install assets chromium
+	$(BIN)/python tools/bench.py
 
 freeze:
 	$(BIN)/pip freeze --exclude-editable | grep -v '^-e' > /tmp/req.txt

@@ -1,11 +1,26 @@
 """pytest setup shared by the unit tests and nbval.
 
 Kernels started by nbval inherit this environment: sliders render their static,
-precomputed form (the form stored in the notebooks), and BLAS uses one thread
-unless the caller chose otherwise, so sums are added in one fixed order.
+precomputed form (the form stored in the notebooks). BOOK_ORDER=shuffle:<seed>
+runs the notebooks in a shuffled order (each notebook's cells stay in order), so a
+test run can show that no output depends on which notebook ran before which.
 """
 import os
+import random
 
 os.environ.setdefault("BOOK_WIDGETS", "static")
 os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
 os.environ.setdefault("MPLBACKEND", "Agg")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    order = os.environ.get("BOOK_ORDER", "")
+    if not order:
+        return
+    kind, _, seed = order.partition(":")
+    if kind != "shuffle" or not seed.isdigit():
+        raise ValueError(f"BOOK_ORDER must look like 'shuffle:<seed>', got {order!r}")
+    files = list(dict.fromkeys(str(item.fspath) for item in items))
+    random.Random(int(seed)).shuffle(files)
+    rank = {f: i for i, f in enumerate(files)}
+    items.sort(key=lambda item: rank[str(item.fspath)])  # stable: cells keep their order

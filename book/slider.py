@@ -130,7 +130,18 @@ var fr=f.frames[k.join(',')];img.src=fr[0];img.alt=fr[1];}
 for(var i=0;i<ins.length;i++){ins[i].addEventListener('input',upd);}})();"""
 
 
+def _bench_log(alt0: str, frames: int, nbytes: int, seconds: float) -> None:
+    """With BOOK_BENCH_LOG set (make bench), note how long the frames took; never printed."""
+    path = os.environ.get("BOOK_BENCH_LOG")
+    if path:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(json.dumps({"alt": alt0, "frames": frames, "bytes": nbytes, "seconds": seconds}) + "\n")
+
+
 def _static(draw, alt, spec, first, dpi):
+    import time
+
+    t0 = time.perf_counter()
     sid = f"book-slider-{next(_counter)}"
     names = list(spec)
     frames, total = {}, 0
@@ -162,6 +173,7 @@ def _static(draw, alt, spec, first, dpi):
             f'<img src="{src}" alt="{html.escape(alt0, quote=True)}" style="max-width:100%;height:auto">'
             f'<script type="application/json">{payload}</script>'
             f'<script>{_JS % {"id": json.dumps(sid)}}</script></div>')
+    _bench_log(alt0, len(frames), total, time.perf_counter() - t0)
     return _StaticSlider(text, alt0)
 
 
