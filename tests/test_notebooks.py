@@ -92,3 +92,22 @@ def test_chapter_shape(path):
               for c in nb["cells"] if c["cell_type"] == "code")
     assert oks > 0, f"{path.name}: no `ok` checks printed"
     assert any(re.match(r"^#+\s+So\b", s.strip()) for s in md[-3:]), f"{path.name}: no closing 'So' section"
+
+
+def _term_refs() -> set[str]:
+    refs = set()
+    texts = [prose(load(p)) for p in NBS] + [p.read_text(encoding="utf-8") for p in ROOT.glob("*.md")]
+    for text in texts:
+        for m in re.finditer(r"\{term\}`([^`]+)`", text):
+            target = m.group(1)
+            inner = re.search(r"<([^>]+)>\s*$", target)
+            refs.add((inner.group(1) if inner else target).strip().lower())
+    return refs
+
+
+def test_every_glossary_term_is_linked_from_the_text():
+    import yaml
+
+    terms = [e["term"] for e in yaml.safe_load((ROOT / "glossary.yml").read_text(encoding="utf-8")) or []]
+    unlinked = sorted(t for t in terms if t.strip().lower() not in _term_refs())
+    assert not unlinked, f"glossary terms no page links with {{term}}: {unlinked}"
