@@ -74,6 +74,10 @@ def numbers_in(text: str) -> set[str]:
     return {canonical(m.group(0)) for m in NUMBER.finditer(text)}
 
 
+# `d = 1024`, `w = 1.8904`, `max p ≈ 0.968`: a name given a number counts as a quoted number too.
+ASSIGNED = re.compile(r"^[A-Za-z_][\w\s,()/.]*?\s*(?:=|≈|<=|>=|<|>)\s*([-−+]?[\d.,]+(?:[eE][-+]?\d+)?%?)$")
+
+
 def quoted_numbers(md: str) -> list[tuple[str, str]]:
     """(span, number) for each number inside a backticked number span of the prose."""
     md = FENCE.sub("", md)
@@ -82,6 +86,8 @@ def quoted_numbers(md: str) -> list[tuple[str, str]]:
         span = m.group(1).strip()
         if NUMBER_SPAN.match(span):
             found += [(span, canonical(n)) for n in NUMBER.findall(span)]
+        elif (a := ASSIGNED.match(span)):
+            found += [(span, canonical(n)) for n in NUMBER.findall(a.group(1))]
     return found
 
 
