@@ -29,7 +29,9 @@ site-assets/.built: node_modules/.installed $(VENV)/.installed tools/site_assets
 	touch $@
 
 ## make book: build the site, executing only notebooks whose code changed (jupyter-cache).
+## preexecute fills that cache on both cores first; the build then reads it.
 book: install assets
+	$(BIN)/python tools/preexecute.py _build/.jupyter_cache
 	$(BIN)/jupyter-book build . -W --keep-going
 	@echo
 	@echo "The site is in _build/html. Open _build/html/index.html, or serve it:"

@@ -113,12 +113,16 @@ def fonts_for_page(chars: set[int], index: dict, latin: set[int], out_dir: Path)
     return rules
 
 
-def main(site: Path) -> int:
+def main(site: Path, pages=None) -> int:
+    """Add page fonts to `pages` (default: every page under `site`)."""
+    pages = sorted(site.rglob("*.html")) if pages is None else sorted(pages)
+    if not pages:
+        return 0
     index, latin = font_index(), _site_latin()
     out_dir = site / "_static" / "fonts" / "page"
     out_dir.mkdir(parents=True, exist_ok=True)
     touched = 0
-    for page in sorted(site.rglob("*.html")):
+    for page in pages:
         text = page.read_text(encoding="utf-8")
         if MARK in text:
             text = re.sub(re.escape(MARK) + r".*?" + re.escape(MARK) + "\n?", "", text, flags=re.S)

@@ -111,8 +111,26 @@ def _source_read(app, docname, source):
     source[0] = source[0].replace(marker, make(_root(app)))
 
 
-def _always_outdated(app, env, added, changed, removed):
-    return [d for d in GENERATED if d in env.found_docs]
+def _inputs_digest(root: Path, docname: str) -> str:
+    """A digest of what a generated page is made from, so it is rebuilt only when that changes."""
+    import hashlib
+
+    h = hashlib.sha1()
+    if docname == "claims":
+        for doc in toc_notebooks(root):
+            h.update(doc.encode())
+            h.update("\n".join(ok_lines(root / f"{doc}.ipynb")).encode())
+    else:
+        f = root / f"{docname}.yml"
+        h.update(f.read_bytes() if f.exists() else b"")
+    return h.hexdigest()
+
+
+def _outdated_generated(app, env, added, changed, removed):
+    old = getattr(env, "book_generated_digests", {})
+    new = {d: _inputs_digest(_root(app), d) for d in GENERATED if d in env.found_docs}
+    env.book_generated_digests = new
+    return [d for d, digest in new.items() if old.get(d) != digest]
 
 
 _MODE_FIX = ("if (!document.documentElement.dataset.mode) "
@@ -147,7 +165,8 @@ def _postprocess(app, exception):
     if exception is not None or app.builder.format != "html":
         return
     out = Path(app.outdir)
-    for page in out.rglob("*.html"):
+    written = [Path(app.builder.get_outfilename(p)) for p in getattr(app, "_book_written", ())]
+    for page in written:
         text = page.read_text(encoding="utf-8")
         new = _FONTAWESOME_JS.sub("", text)
         new = new.replace('<div role="list" class="citation-list">', '<div class="citation-list">')
@@ -155,10 +174,14 @@ def _postprocess(app, exception):
             page.write_text(new, encoding="utf-8")
     from . import page_fonts
 
-    page_fonts.main(out)
+    page_fonts.main(out, pages=written)
 
 
 def _no_favicon_request(app, pagename, templatename, context, doctree):
+    """Note each page written (for _postprocess) and stop browsers asking for /favicon.ico."""
+    if not hasattr(app, "_book_written"):
+        app._book_written = set()
+    app._book_written.add(pagename)
     context["metatags"] = context.get("metatags", "") + '\n<link rel="icon" href="data:,">'
 
 
@@ -169,5 +192,5 @@ def setup(app):
     app.add_js_file(None, body=_MODE_FIX, priority=1)
     app.connect("html-page-context", _offline_scripts, priority=900)
     app.connect("source-read", _source_read)
-    app.connect("env-get-outdated", _always_outdated)
+    app.connect("env-get-outdated", _outdated_generated)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}
