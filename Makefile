@@ -6,6 +6,11 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 export BOOK_WIDGETS := static
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
+# One BLAS thread per kernel unless a target says otherwise: builds run two kernels at once on
+# two cores, and the outputs must not depend on it (make test checks with two threads as well).
+export OPENBLAS_NUM_THREADS ?= 1
+export OMP_NUM_THREADS ?= 1
+export MKL_NUM_THREADS ?= 1
 # The shuffled nbval order changes every day, and is printed so a failure can be replayed.
 SEED ?= $(shell date +%Y%m%d)
 

@@ -1,0 +1,78 @@
+"""Give every notebook the one cell Colab needs, with the repository URL from _config.yml.
+
+Colab opens a single notebook, without the book's `book/` helper package. The first code cell
+of each notebook installs it there from the repository (and does nothing where it is already
+installed: a local checkout, Binder, CI). The cell is tagged `remove-cell`, so the site hides it.
+Adding the cell shifts the execution counts by one; outputs do not change, so nothing is re-run.
+
+    python tools/colab_cell.py          # insert or update the cell everywhere
+    python tools/colab_cell.py --check  # exit 1 if any notebook lacks the current cell
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import nbformat
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+TAG = "book-bootstrap"
+
+
+def cell_source() -> str:
+    cfg = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    url = cfg["repository"]["url"].rstrip("/")
+    return ("# Colab starts without this book's helper package: install it there; elsewhere this does nothing.\n"
+            "import importlib.util, subprocess, sys\n"
+            "if importlib.util.find_spec(\"book\") is None:\n"
+            f"    subprocess.run([sys.executable, \"-m\", \"pip\", \"install\", \"-q\", \"git+{url}\"], check=True)")
+
+
+def notebooks() -> list[Path]:
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    files = [ROOT / f"{c['file']}.ipynb" for p in toc["parts"] for c in p["chapters"]]
+    return [f for f in files if f.exists()]
+
+
+def has_current_cell(nb) -> bool:
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    return bool(code) and TAG in code[0].metadata.get("tags", []) and code[0].source == cell_source()
+
+
+def ensure(path: Path) -> bool:
+    nb = nbformat.read(path, as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    if not code or has_current_cell(nb):
+        return False
+    if TAG in code[0].metadata.get("tags", []):
+        code[0].source = cell_source()
+    else:
+        for c in code:
+            if c.execution_count is not None:
+                c.execution_count += 1
+            for out in c.get("outputs", []):
+                if out.get("execution_count") is not None:
+                    out["execution_count"] += 1
+        cell = nbformat.v4.new_code_cell(cell_source(), metadata={"tags": ["remove-cell", TAG]})
+        cell.execution_count = 1
+        nb.cells.insert(nb.cells.index(code[0]), cell)
+    nbformat.write(nb, path)
+    return True
+
+
+def main(argv: list[str]) -> int:
+    if "--check" in argv:
+        missing = [p.relative_to(ROOT).as_posix() for p in notebooks()
+                   if any(c.cell_type == "code" for c in nbformat.read(p, as_version=4).cells)
+                   and not has_current_cell(nbformat.read(p, as_version=4))]
+        for m in missing:
+            print(f"missing or stale Colab cell: {m}")
+        return 1 if missing else 0
+    changed = [p for p in notebooks() if ensure(p)]
+    print(f"colab cell: {len(changed)} notebook(s) updated")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
