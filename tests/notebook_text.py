@@ -18,6 +18,8 @@ FENCE = re.compile(r"^(```|~~~|:::).*?^\1\s*$", re.S | re.M)
 MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.S)
 LINK = re.compile(r"\[[^\]]*\]\([^)]*\)|\b48\.\d{1,2}\b|\{[a-z:]+\}`[^`]*`|<[^>]+>|\[[^\]]*\]\{[^}]*\}")
 DATA_URI = re.compile(r"data:image/[a-z+]+;base64,[A-Za-z0-9+/=]+")
+# A product or version name is not a measured number: "Llama 3.1", "Python 3.11", "version 2.0".
+VERSION = re.compile(r"\b(?:[A-Z][A-Za-z]*|version|v)[ -]?\d+(?:\.\d+)+\b")
 LOOSE_DECIMAL = re.compile(r"(?<![\w.`/-])\d+\.\d+(?![\w.`])")
 
 
@@ -97,6 +99,7 @@ def loose_decimals(md: str) -> list[str]:
     md = BACKTICKS.sub("", md)
     md = MATH.sub("", md)
     md = LINK.sub("", md)
+    md = VERSION.sub("", md)
     return LOOSE_DECIMAL.findall(md)
 
 
