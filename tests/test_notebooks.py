@@ -111,3 +111,13 @@ def test_every_glossary_term_is_linked_from_the_text():
     terms = [e["term"] for e in yaml.safe_load((ROOT / "glossary.yml").read_text(encoding="utf-8")) or []]
     unlinked = sorted(t for t in terms if t.strip().lower() not in _term_refs())
     assert not unlinked, f"glossary terms no page links with {{term}}: {unlinked}"
+
+
+def test_every_notebook_can_start_on_colab():
+    """Each notebook's first code cell installs the helpers on Colab (tools/colab_cell.py)."""
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, str(ROOT / "tools" / "colab_cell.py"), "--check"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + "\nrun: python tools/colab_cell.py"
