@@ -121,3 +121,22 @@ def test_every_notebook_can_start_on_colab():
     r = subprocess.run([sys.executable, str(ROOT / "tools" / "colab_cell.py"), "--check"],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + "\nrun: python tools/colab_cell.py"
+
+
+def test_errata_numbers_are_printed_where_they_are_measured():
+    """The errata page quotes measured values; each must be printed by the notebook it links to."""
+    import yaml
+
+    from notebook_text import NUMBER, canonical
+
+    year_or_section = re.compile(r"^(?:19|20)\d\d$|^48\.\d{1,2}$")
+    problems = []
+    for e in yaml.safe_load((ROOT / "errata.yml").read_text(encoding="utf-8")) or []:
+        path = ROOT / f"{e['where'].strip().lstrip('/')}.ipynb"
+        assert path.exists(), f"errata entry points at a missing notebook: {e['where']}"
+        hay = numbers_in(haystack(load(path)))
+        missing = [n for n in map(canonical, NUMBER.findall(str(e["measured"])))
+                   if not year_or_section.match(n) and not number_present(n, hay)]
+        if missing:
+            problems.append(f"{e['where']}: {missing}")
+    assert not problems, "errata numbers no output of the linked notebook shows:\n" + "\n".join(problems)
