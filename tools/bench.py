@@ -39,14 +39,24 @@ def build() -> float:
 
 
 def notebook_times() -> dict[str, float]:
-    from jupyter_cache import get_cache
+    """Each notebook run alone, as a reader runs it: a fresh kernel, top to bottom, wall time."""
+    import nbformat
+    import yaml
+    from nbclient import NotebookClient
 
-    cache = get_cache(OUT / "_build" / ".jupyter_cache")
+    os.environ.update(BOOK_WIDGETS="static", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
     times = {}
-    for rec in cache.list_cache_records():
-        secs = (rec.data or {}).get("execution_seconds")
-        if secs is not None:
-            times[Path(rec.uri).relative_to(ROOT).as_posix()] = secs
+    for part in toc["parts"]:
+        for ch in part["chapters"]:
+            path = ROOT / f"{ch['file']}.ipynb"
+            if not path.exists():
+                continue
+            nb = nbformat.read(path, as_version=4)
+            t0 = time.perf_counter()
+            NotebookClient(nb, timeout=300, kernel_name="python3",
+                           resources={"metadata": {"path": str(path.parent)}}).execute()
+            times[path.relative_to(ROOT).as_posix()] = time.perf_counter() - t0
     return times
 
 
