@@ -14,7 +14,7 @@ export MKL_NUM_THREADS ?= 1
 # The shuffled nbval order changes every day, and is printed so a failure can be replayed.
 SEED ?= $(shell date +%Y%m%d)
 
-.PHONY: book test install assets chromium execute soak bench clean freeze
+.PHONY: book test install assets chromium execute soak bench canary clean freeze
 
 install: $(VENV)/.installed node_modules/.installed
 
@@ -76,6 +76,15 @@ soak: install
 ## make bench: one table of build, test, notebook, slider and page timings and weights.
 bench: install assets chromium
 	$(BIN)/python tools/bench.py
+
+## make canary: the newest releases of every dependency (unpinned), then nbval on every notebook.
+## Not part of make test; run it on a schedule (see README) to hear early about a breaking release.
+canary:
+	rm -rf .venv-canary && $(PYTHON) -m venv .venv-canary
+	.venv-canary/bin/pip install --quiet --disable-pip-version-check -r requirements-unpinned.txt
+	.venv-canary/bin/python -m ipykernel install --sys-prefix --name python3 >/dev/null
+	.venv-canary/bin/python -m pytest -q --nbval notebooks -n 2 --dist loadfile \
+	    --nbval-sanitize-with tests/nbval-sanitize.cfg
 
 freeze:
 	$(BIN)/pip freeze --exclude-editable | grep -v '^-e' > /tmp/req.txt
