@@ -28,6 +28,8 @@ __all__ = ["Var", "relu", "softmax", "layer_norm", "mse", "gradcheck"]
 
 def _unbroadcast(g: np.ndarray, shape: tuple) -> np.ndarray:
     """Sum `g` down to `shape`, undoing numpy broadcasting."""
+    if g.shape == shape:  # the common case: nothing was broadcast
+        return g
     while g.ndim > len(shape):
         g = g.sum(axis=0)
     for i, n in enumerate(shape):

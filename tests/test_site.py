@@ -201,7 +201,17 @@ def survey(browser, server):
                     .map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '));
         }""")
         sliders = page.locator(".book-slider").count()
-        results[path] = dict(bytes=sum(weights), outside=outside, errors=errors, axe=axe, sliders=sliders)
+        dead = page.evaluate("""() => [...document.querySelectorAll('.book-slider')].filter(s => {
+            const img = s.querySelector('img'), before = img.src;
+            return [...s.querySelectorAll('input[type=range]')].some(r => {
+                const v0 = +r.value, v1 = v0 > +r.min ? v0 - 1 : v0 + 1;
+                r.value = v1; r.dispatchEvent(new Event('input'));
+                const moved = img.src !== before; r.value = v0; r.dispatchEvent(new Event('input'));
+                return !moved && +r.max > +r.min;
+            });
+        }).map(s => s.id)""")
+        results[path] = dict(bytes=sum(weights), outside=outside, errors=errors, axe=axe, sliders=sliders,
+                             dead_sliders=dead)
         page.close()
     out = SITE.parent / "page-survey.json"
     out.write_text(json.dumps(results, indent=1))
@@ -211,6 +221,13 @@ def survey(browser, server):
 def test_no_page_requests_another_host(survey):
     bad = {p: r["outside"] for p, r in survey.items() if r["outside"]}
     assert not bad, f"pages request other hosts: {bad}"
+
+
+def test_every_slider_on_every_page_changes_its_figure(survey):
+    bad = {p: r["dead_sliders"] for p, r in survey.items() if r["dead_sliders"]}
+    n = sum(r["sliders"] for r in survey.values())
+    assert n > 0, "no sliders found on the site"
+    assert not bad, f"sliders whose knob does not change the figure: {bad}"
 
 
 def test_no_console_errors_on_any_page(survey):
