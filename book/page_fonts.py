@@ -129,10 +129,13 @@ def main(site: Path, pages=None) -> int:
         rules = fonts_for_page(page_chars(text), index, latin, out_dir)
         if rules:
             rel = Path(*[".."] * (len(page.relative_to(site).parts) - 1), "_static", "fonts", "page")
+            # One face file serves every weight and style the site uses: a browser matches weight
+            # and style before unicode-range, so a face declared only as regular would never be
+            # asked for the Hangul in bold or italic text (the Latin faces come in those four).
             css = "".join(
-                f"@font-face{{font-family:'IBM Plex Sans';font-weight:100 900;font-display:swap;"
+                f"@font-face{{font-family:'IBM Plex Sans';font-weight:{w};font-style:{st};font-display:swap;"
                 f"src:url('{(rel / name).as_posix()}') format('woff2');unicode-range:{_ranges(cps)}}}"
-                for name, cps in rules)
+                for name, cps in rules for w in (400, 700) for st in ("normal", "italic"))
             text = text.replace("</head>", f"{MARK}<style>{css}</style>{MARK}\n</head>", 1)
             touched += 1
         page.write_text(text, encoding="utf-8")

@@ -165,6 +165,7 @@ def _postprocess(app, exception):
     if exception is not None or app.builder.format != "html":
         return
     out = Path(app.outdir)
+    _sync_static(app, out)
     written = [Path(app.builder.get_outfilename(p)) for p in getattr(app, "_book_written", ())]
     for page in written:
         text = page.read_text(encoding="utf-8")
@@ -175,6 +176,23 @@ def _postprocess(app, exception):
     from . import page_fonts
 
     page_fonts.main(out, pages=written)
+
+
+def _sync_static(app, out: Path) -> None:
+    """Sphinx 7.4 does not overwrite a static file that already exists in the output, so an
+    incremental build would keep serving last build's fonts.css; copy what changed."""
+    import filecmp
+    import shutil
+
+    for entry in app.config.html_static_path:
+        src_root = Path(app.confdir) / entry
+        if not src_root.is_dir():
+            continue
+        for src in src_root.rglob("*"):
+            dst = out / "_static" / src.relative_to(src_root)
+            if src.is_file() and (not dst.exists() or not filecmp.cmp(src, dst, shallow=False)):
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(src, dst)
 
 
 def _no_favicon_request(app, pagename, templatename, context, doctree):

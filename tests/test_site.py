@@ -250,3 +250,17 @@ def test_page_weight_budgets(survey):
     assert not heavy, f"widget pages over 2 MB: {heavy}"
     over = {p: s for p, s in sizes.items() if s > 3_000_000}
     assert not over, f"pages over 3 MB: {over}"
+
+
+def test_korean_text_is_drawn_with_the_page_font(browser, server):
+    """The typography page quotes Korean: its Hangul must come from the page's own Plex subset."""
+    path = "notebooks/part1/13-typography.html"
+    if not (SITE / path).exists():
+        pytest.skip("typography page not built")
+    page, outside, errors = open_offline(browser, server, path)
+    page.wait_for_timeout(300)
+    loaded = page.evaluate("""async () => { await document.fonts.ready;
+        return [...document.fonts].filter(f => f.status === 'loaded').map(f => f.unicodeRange); }""")
+    assert any("U+C774" in r for r in loaded), f"no loaded page font covers U+C774 (이): {loaded[:6]}"
+    assert not outside and not errors, (outside, errors)
+    page.close()

@@ -84,8 +84,11 @@ def fonts() -> list[str]:
         if not src.exists():
             sys.exit(f"site_assets: {src} is missing; run `npm ci --ignore-scripts` first")
         subset_font(src, OUT / "fonts" / f"{stem}.woff2", LATIN)
+        # The unicode-range matters: without it the browser takes these faces to cover every
+        # character, and never asks for the per-page faces that carry Greek, kana or Hangul.
         css.append(f"@font-face {{ font-family: '{family}'; font-style: {style}; font-weight: {weight};\n"
-                   f"  font-display: swap; src: url('fonts/{stem}.woff2') format('woff2'); }}")
+                   f"  font-display: swap; src: url('fonts/{stem}.woff2') format('woff2');\n"
+                   f"  unicode-range: {LATIN.replace(',', ', ')}; }}")
     css.append(""":root {
   --pst-font-family-base: 'IBM Plex Sans', system-ui, sans-serif;
   --pst-font-family-heading: 'IBM Plex Sans', system-ui, sans-serif;
