@@ -58,9 +58,11 @@ def errata_text(root: Path) -> str:
     rows = [":::{list-table}", ":header-rows: 1", ":widths: 30 12 38 20", "",
             "* - The source says", "  - Source", "  - The book measures", "  - Where"]
     for e in entries:
+        doc = e["where"].strip().lstrip("/")
+        k = cell_for_numbers(root / f"{doc}.ipynb", str(e["measured"]))
         rows += [f"* - {' '.join(str(e['claim']).split())}", f"  - {e['source']}",
                  f"  - {' '.join(str(e['measured']).split())}",
-                 f"  - {{doc}}`/{e['where'].strip().lstrip('/')}`"]
+                 f"  - {{doc}}`/{doc}` {_cell_link(doc, k)}"]
     rows.append(":::")
     return "\n".join(rows)
 
@@ -74,6 +76,44 @@ def toc_notebooks(root: Path) -> list[str]:
             if (root / f"{f}.ipynb").exists():
                 out.append(f)
     return out
+
+
+def rendered_code_cells(nb_path: Path) -> list[dict]:
+    """The code cells the site shows, in order (a cell tagged remove-cell is not rendered)."""
+    nb = json.loads(nb_path.read_text(encoding="utf-8"))
+    return [c for c in nb.get("cells", []) if c.get("cell_type") == "code"
+            and "remove-cell" not in c.get("metadata", {}).get("tags", [])]
+
+
+def _cell_text(cell) -> str:
+    parts = []
+    for out in cell.get("outputs", []):
+        if "text" in out:
+            parts.append("".join(out["text"]) if isinstance(out["text"], list) else out["text"])
+        for mime in ("text/plain", "text/markdown"):
+            v = out.get("data", {}).get(mime)
+            if v:
+                parts.append("".join(v) if isinstance(v, list) else v)
+    return "\n".join(parts)
+
+
+_NUM = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+]?\d+)?")
+
+
+def cell_for_numbers(nb_path: Path, text: str) -> int | None:
+    """The first shown code cell (1-based) whose output prints the most of the numbers in `text`."""
+    wanted = {n.replace(",", "") for n in _NUM.findall(text)} - {str(y) for y in range(1900, 2100)}
+    best, best_k = 0, None
+    for k, cell in enumerate(rendered_code_cells(nb_path), start=1):
+        have = {n.replace(",", "") for n in _NUM.findall(_cell_text(cell))}
+        hits = len(wanted & have)
+        if hits > best:
+            best, best_k = hits, k
+    return best_k
+
+
+def _cell_link(doc: str, k: int | None) -> str:
+    return f'<a href="{doc}.html#cell-{k}">cell {k}</a>' if k else ""
 
 
 def ok_lines(nb_path: Path) -> list[str]:
@@ -90,12 +130,14 @@ def ok_lines(nb_path: Path) -> list[str]:
 def claims_text(root: Path) -> str:
     parts, total = [], 0
     for doc in toc_notebooks(root):
-        claims = ok_lines(root / f"{doc}.ipynb")
-        if not claims:
+        cells = rendered_code_cells(root / f"{doc}.ipynb")
+        lines = [(k, ln[3:].strip()) for k, cell in enumerate(cells, start=1)
+                 for ln in _cell_text(cell).splitlines() if ln.startswith("ok ")]
+        if not lines:
             continue
-        total += len(claims)
+        total += len(lines)
         parts.append(f"## {{doc}}`/{doc}`\n")
-        parts += [f"- `ok` {c.replace('`', '')}" for c in claims]
+        parts += [f"- {_cell_link(doc, k)} `ok` {c.replace('`', '')}" for k, c in lines]
         parts.append("")
     head = f"The notebooks check {total} claims as they run. Each line below was printed by a check that passed.\n"
     return head + "\n" + "\n".join(parts)
@@ -167,9 +209,15 @@ def _postprocess(app, exception):
     out = Path(app.outdir)
     _sync_static(app, out)
     written = [Path(app.builder.get_outfilename(p)) for p in getattr(app, "_book_written", ())]
+    notebooks = set(toc_notebooks(Path(app.srcdir)))
     for page in written:
         text = page.read_text(encoding="utf-8")
         new = _FONTAWESOME_JS.sub("", text)
+        doc = page.relative_to(out).with_suffix("").as_posix()
+        if doc in notebooks and 'id="cell-1"' not in new:
+            counter = iter(range(1, 100_000))
+            new = re.sub(r'<div class="cell docutils container">',
+                         lambda m: f'<div class="cell docutils container" id="cell-{next(counter)}">', new)
         new = new.replace('<div role="list" class="citation-list">', '<div class="citation-list">')
         if new != text:
             page.write_text(new, encoding="utf-8")

@@ -264,3 +264,16 @@ def test_korean_text_is_drawn_with_the_page_font(browser, server):
     assert any("U+C774" in r for r in loaded), f"no loaded page font covers U+C774 (이): {loaded[:6]}"
     assert not outside and not errors, (outside, errors)
     page.close()
+
+
+def test_errata_and_claims_link_to_cells_that_exist():
+    """Each errata entry and each checked claim links to the notebook cell that prints it."""
+    broken, n = [], 0
+    for name in ("errata.html", "claims.html"):
+        for href in set(re.findall(r'href="([^"#]+\.html)#(cell-\d+)"', (SITE / name).read_text(encoding="utf-8"))):
+            n += 1
+            target = SITE / href[0]
+            if not target.exists() or f'id="{href[1]}"' not in target.read_text(encoding="utf-8"):
+                broken.append(f"{name} -> {href[0]}#{href[1]}")
+    assert n > 0, "no cell links found on the errata and claims pages"
+    assert not broken, f"links to cells that do not exist: {broken[:10]}"
