@@ -5,12 +5,12 @@ claim checks, number formatting and the slider machinery. The attention, the
 backpropagation and the tokenizer a chapter teaches are written in that chapter.
 """
 from .checks import ClaimFailed, check
-from .fmt import bound, fixed
+from .fmt import bound, fixed, matrix_markdown
 from .style import PALETTE, SEQUENTIAL, DIVERGING, use, new_figure, show
 from . import slider as slider_module
 from .slider import slider, widget_mode
 
 __all__ = [
-    "ClaimFailed", "check", "bound", "fixed", "PALETTE", "SEQUENTIAL", "DIVERGING",
+    "ClaimFailed", "check", "bound", "fixed", "matrix_markdown", "PALETTE", "SEQUENTIAL", "DIVERGING",
     "use", "new_figure", "show", "slider", "widget_mode",
 ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import numbers
 
-__all__ = ["bound", "fixed"]
+__all__ = ["bound", "fixed", "matrix_markdown"]
 
 _FLOORS = {10.0 ** -k for k in range(1, 31)}
 
@@ -58,3 +58,28 @@ def fixed(x, digits: int = 3) -> str:
     if s.startswith("-") and float(s) == 0.0:
         s = s[1:]
     return s
+
+
+def matrix_markdown(M, name: str, rows, cols, digits: int = 4) -> str:
+    """A matrix as a markdown table: `name` in the corner, labelled rows and columns.
+
+    Entries print with `digits` decimals; -inf (a masked score) prints as ``-inf``.
+    """
+    import numpy as np
+
+    M = np.asarray(M, dtype=float)
+    rows, cols = [str(r) for r in rows], [str(c) for c in cols]
+    if M.ndim != 2 or M.shape != (len(rows), len(cols)):
+        raise ValueError(f"matrix_markdown: matrix of shape {M.shape} does not match "
+                         f"{len(rows)} row and {len(cols)} column labels")
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 15:
+        raise ValueError(f"matrix_markdown: digits must be an int in 0..15, got {digits!r}")
+    if np.isnan(M).any():
+        raise ValueError("matrix_markdown: the matrix holds NaN; say what it means before tabulating it")
+
+    def cell(v):
+        return "-inf" if np.isneginf(v) else f"{v:.{digits}f}"
+
+    head = f"| {name} | " + " | ".join(cols) + " |\n|---|" + "---:|" * len(cols) + "\n"
+    return head + "\n".join(f"| {r} | " + " | ".join(cell(v) for v in row) + " |"
+                             for r, row in zip(rows, M))

@@ -235,3 +235,16 @@ def test_real_glossary_and_errata_parse():
     sphinxext.glossary_text(root)
     sphinxext.errata_text(root)
     assert "claims" in sphinxext.claims_text(root)
+
+
+def test_matrix_markdown():
+    from book import matrix_markdown
+
+    text = matrix_markdown([[1, -np.inf], [0.5, 2]], "S", ["a", "b"], ["x", "y"], digits=2)
+    assert text.splitlines() == ["| S | x | y |", "|---|---:|---:|", "| a | 1.00 | -inf |", "| b | 0.50 | 2.00 |"]
+    with pytest.raises(ValueError, match=r"\(2, 2\).*3 row"):
+        matrix_markdown(np.eye(2), "S", ["a", "b", "c"], ["x", "y"])
+    with pytest.raises(ValueError, match="NaN"):
+        matrix_markdown([[np.nan]], "S", ["a"], ["x"])
+    with pytest.raises(ValueError, match="'2'"):
+        matrix_markdown([[1.0]], "S", ["a"], ["x"], digits="2")
