@@ -14,7 +14,7 @@ export MKL_NUM_THREADS ?= 1
 # The shuffled nbval order changes every day, and is printed so a failure can be replayed.
 SEED ?= $(shell date +%Y%m%d)
 
-.PHONY: book test install assets chromium execute soak bench canary clean freeze
+.PHONY: book test install assets chromium execute soak bench canary clean freeze sync lint fmt
 
 install: $(VENV)/.installed node_modules/.installed
 
@@ -22,6 +22,7 @@ $(VENV)/.installed: requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
+	-git config diff.ipynb.textconv "$(BIN)/python tools/nbtext.py" 2>/dev/null
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
@@ -46,6 +47,23 @@ book: install assets
 execute: install
 	$(BIN)/python tools/execute.py $(NB)
 
+## make sync: bring each notebook and its MyST text twin (notebooks/**/*.md) level; the newer
+## file wins. jupytext keeps cell ids, outputs and tags. Run after editing either.
+sync: install
+	$(BIN)/jupytext --sync notebooks/*/*.ipynb 2>&1 | grep -v -e 'Warning: Notebook is not trusted' -e '^\[jupytext\] Reading' || true
+
+## make fmt: format the code (ruff, 88 columns), in the .py files and the notebooks, then sync.
+fmt: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+	$(MAKE) --no-print-directory sync
+
+## make lint: what make test checks first: ruff lint and format, and the text twins in sync.
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python -m pytest -q tests/test_notebooks.py -k text_source_is_in_sync
+
 ## Headless Chromium for the site tests (Debian's package).
 chromium:
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
@@ -57,6 +75,8 @@ NBVAL := $(BIN)/python -m pytest -q --nbval notebooks -n 2 --dist loadfile \
 ## nbval runs twice: one BLAS thread in a shuffled notebook order, then two threads in order.
 ## Both compare against the same stored outputs, so no output may depend on either.
 test: install assets chromium
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest -q tests --ignore=tests/test_site.py
 	@echo "nbval, one BLAS thread, notebook order shuffle:$(SEED) (replay with make test SEED=$(SEED))"
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 BOOK_ORDER=shuffle:$(SEED) $(NBVAL)

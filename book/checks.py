@@ -4,6 +4,7 @@ Every check prints one line, ``ok <claim>``, so a reader sees which claims a
 cell proves, and nbval sees the same line on every run. A claim that fails
 raises `ClaimFailed` with both values, so a broken claim fails loudly.
 """
+
 from __future__ import annotations
 
 import math
@@ -51,7 +52,11 @@ def check(claim: str, got, expected=True, *, tol=None, rtol=None) -> None:
         except Exception:  # noqa: BLE001 - objects numpy cannot hold
             same = got == expected
         if isinstance(expected, bool) and expected is True:
-            same = bool(np.all(np.asarray(got, dtype=bool))) if np.ndim(got) else bool(got) is True
+            same = (
+                bool(np.all(np.asarray(got, dtype=bool)))
+                if np.ndim(got)
+                else bool(got) is True
+            )
         ok = bool(same)
     else:
         try:
@@ -62,13 +67,19 @@ def check(claim: str, got, expected=True, *, tol=None, rtol=None) -> None:
                 f"check {claim!r}: a tolerance needs numbers, got {got!r} and {expected!r}"
             ) from err
         if g.shape != e.shape and e.ndim != 0 and g.ndim != 0:
-            raise ClaimFailed(f"{claim}: shapes differ, got {g.shape}, expected {e.shape}")
+            raise ClaimFailed(
+                f"{claim}: shapes differ, got {g.shape}, expected {e.shape}"
+            )
         limit = (tol or 0.0) + (rtol or 0.0) * np.abs(e)
         diff = np.abs(g - e)
         ok = bool(np.all(diff <= limit)) and not bool(np.any(np.isnan(g)))
     if not ok:
         raise ClaimFailed(
             f"claim failed: {claim}\n  got:      {got!r}\n  expected: {expected!r}"
-            + (f"\n  tol={tol!r} rtol={rtol!r}" if tol is not None or rtol is not None else "")
+            + (
+                f"\n  tol={tol!r} rtol={rtol!r}"
+                if tol is not None or rtol is not None
+                else ""
+            )
         )
     print(f"ok {claim}")

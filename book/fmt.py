@@ -3,6 +3,7 @@
 Float noise (a difference that is zero in exact arithmetic) is printed as a
 bound, never as raw digits that change with the BLAS or the numpy version.
 """
+
 from __future__ import annotations
 
 import math
@@ -10,7 +11,7 @@ import numbers
 
 __all__ = ["bound", "fixed", "matrix_markdown"]
 
-_FLOORS = {10.0 ** -k for k in range(1, 31)}
+_FLOORS = {10.0**-k for k in range(1, 31)}
 
 
 def _real(name: str, x) -> float:
@@ -41,9 +42,13 @@ def bound(x, floor: float = 1e-15) -> str:
     x = _real("bound: x", x)
     floor = _real("bound: floor", floor)
     if not any(math.isclose(floor, f, rel_tol=1e-9) for f in _FLOORS):
-        raise ValueError(f"bound: floor must be a power of ten such as 1e-15, got {floor!r}")
+        raise ValueError(
+            f"bound: floor must be a power of ten such as 1e-15, got {floor!r}"
+        )
     if not abs(x) < floor:
-        raise ValueError(f"bound: |x| = {abs(x)!r} is not below the floor {floor:g}; it is not noise")
+        raise ValueError(
+            f"bound: |x| = {abs(x)!r} is not below the floor {floor:g}; it is not noise"
+        )
     return f"< {floor:.0e}".replace("e-0", "e-")
 
 
@@ -70,16 +75,23 @@ def matrix_markdown(M, name: str, rows, cols, digits: int = 4) -> str:
     M = np.asarray(M, dtype=float)
     rows, cols = [str(r) for r in rows], [str(c) for c in cols]
     if M.ndim != 2 or M.shape != (len(rows), len(cols)):
-        raise ValueError(f"matrix_markdown: matrix of shape {M.shape} does not match "
-                         f"{len(rows)} row and {len(cols)} column labels")
+        raise ValueError(
+            f"matrix_markdown: matrix of shape {M.shape} does not match "
+            f"{len(rows)} row and {len(cols)} column labels"
+        )
     if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 15:
-        raise ValueError(f"matrix_markdown: digits must be an int in 0..15, got {digits!r}")
+        raise ValueError(
+            f"matrix_markdown: digits must be an int in 0..15, got {digits!r}"
+        )
     if np.isnan(M).any():
-        raise ValueError("matrix_markdown: the matrix holds NaN; say what it means before tabulating it")
+        raise ValueError(
+            "matrix_markdown: the matrix holds NaN; say what it means before tabulating it"
+        )
 
     def cell(v):
         return "-inf" if np.isneginf(v) else f"{v:.{digits}f}"
 
     head = f"| {name} | " + " | ".join(cols) + " |\n|---|" + "---:|" * len(cols) + "\n"
-    return head + "\n".join(f"| {r} | " + " | ".join(cell(v) for v in row) + " |"
-                             for r, row in zip(rows, M))
+    return head + "\n".join(
+        f"| {r} | " + " | ".join(cell(v) for v in row) + " |" for r, row in zip(rows, M)
+    )

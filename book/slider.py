@@ -10,6 +10,7 @@
   and no network, and nbval sees the same output every run (the base64 frames
   are sanitised, see ``tests/nbval-sanitize.cfg``).
 """
+
 from __future__ import annotations
 
 import html
@@ -60,20 +61,30 @@ def _validate(draw, alt, knobs, start):
     if not callable(draw):
         raise TypeError(f"slider: draw must be callable, got {draw!r}")
     if not (callable(alt) or isinstance(alt, str)):
-        raise TypeError(f"slider: alt must be a string or a function of the knobs, got {alt!r}")
+        raise TypeError(
+            f"slider: alt must be a string or a function of the knobs, got {alt!r}"
+        )
     if not knobs:
-        raise ValueError("slider: give at least one knob, e.g. slider(draw, alt, d=[4, 16, 64])")
+        raise ValueError(
+            "slider: give at least one knob, e.g. slider(draw, alt, d=[4, 16, 64])"
+        )
     spec = {}
     for name, values in knobs.items():
         if not name.isidentifier() or keyword.iskeyword(name):
             raise ValueError(f"slider: knob name {name!r} is not an identifier")
         if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
-            raise TypeError(f"slider: knob {name!r} needs a list of values, got {values!r}")
+            raise TypeError(
+                f"slider: knob {name!r} needs a list of values, got {values!r}"
+            )
         values = list(values)
         if not values:
             raise ValueError(f"slider: knob {name!r} has no values")
         for v in values:
-            if isinstance(v, numbers.Real) and not isinstance(v, bool) and not math.isfinite(float(v)):
+            if (
+                isinstance(v, numbers.Real)
+                and not isinstance(v, bool)
+                and not math.isfinite(float(v))
+            ):
                 raise ValueError(f"slider: knob {name!r} has a non-finite value {v!r}")
         labels = [_label(v) for v in values]
         if len(set(labels)) != len(labels):
@@ -81,13 +92,17 @@ def _validate(draw, alt, knobs, start):
         spec[name] = values
     n = math.prod(len(v) for v in spec.values())
     if n > MAX_FRAMES:
-        raise ValueError(f"slider: {n} frames is more than {MAX_FRAMES}; use fewer knob values")
+        raise ValueError(
+            f"slider: {n} frames is more than {MAX_FRAMES}; use fewer knob values"
+        )
     start = dict(start or {})
     for name, v in start.items():
         if name not in spec:
             raise ValueError(f"slider: start names an unknown knob {name!r}")
         if v not in spec[name]:
-            raise ValueError(f"slider: start value {v!r} is not among knob {name!r}'s values {spec[name]}")
+            raise ValueError(
+                f"slider: start value {v!r} is not among knob {name!r}'s values {spec[name]}"
+            )
     first = {k: start.get(k, vals[len(vals) // 2]) for k, vals in spec.items()}
     return spec, first
 
@@ -100,7 +115,9 @@ def _alt_for(alt, kw) -> str:
 def _frame(draw, kw, dpi):
     fig = draw(**kw)
     if not hasattr(fig, "savefig"):
-        raise TypeError(f"slider: draw({kw}) returned {type(fig).__name__}, not a matplotlib Figure")
+        raise TypeError(
+            f"slider: draw({kw}) returned {type(fig).__name__}, not a matplotlib Figure"
+        )
     import matplotlib.pyplot as plt
 
     try:
@@ -135,7 +152,12 @@ def _bench_log(alt0: str, frames: int, nbytes: int, seconds: float) -> None:
     path = os.environ.get("BOOK_BENCH_LOG")
     if path:
         with open(path, "a", encoding="utf-8") as f:
-            f.write(json.dumps({"alt": alt0, "frames": frames, "bytes": nbytes, "seconds": seconds}) + "\n")
+            f.write(
+                json.dumps(
+                    {"alt": alt0, "frames": frames, "bytes": nbytes, "seconds": seconds}
+                )
+                + "\n"
+            )
 
 
 def _static(draw, alt, spec, first, dpi):
@@ -150,11 +172,15 @@ def _static(draw, alt, spec, first, dpi):
         png = _frame(draw, kw, dpi)
         total += len(png)
         if total > MAX_PAYLOAD:
-            raise ValueError(f"slider: frames exceed {MAX_PAYLOAD} bytes; lower dpi or use fewer values")
+            raise ValueError(
+                f"slider: frames exceed {MAX_PAYLOAD} bytes; lower dpi or use fewer values"
+            )
         import base64
 
-        frames[",".join(map(str, idx))] = ["data:image/png;base64," + base64.b64encode(png).decode(),
-                                           _alt_for(alt, kw)]
+        frames[",".join(map(str, idx))] = [
+            "data:image/png;base64," + base64.b64encode(png).decode(),
+            _alt_for(alt, kw),
+        ]
     labels = [[_label(v) for v in spec[k]] for k in names]
     key0 = ",".join(str(spec[k].index(first[k])) for k in names)
     controls = []
@@ -165,14 +191,17 @@ def _static(draw, alt, spec, first, dpi):
             f'<label for="{iid}" style="margin-right:1.2em">{html.escape(k)} '
             f'<input type="range" id="{iid}" min="0" max="{len(spec[k]) - 1}" step="1" value="{v0}" '
             f'aria-valuetext="{html.escape(labels[i][v0])}" style="vertical-align:middle"> '
-            f'<output for="{iid}">{html.escape(labels[i][v0])}</output></label>')
+            f'<output for="{iid}">{html.escape(labels[i][v0])}</output></label>'
+        )
     payload = json.dumps({"labels": labels, "frames": frames}, separators=(",", ":"))
     src, alt0 = frames[key0]
-    text = (f'<div class="book-slider" id="{sid}">'
-            f'<div class="book-slider-controls">{"".join(controls)}</div>'
-            f'<img src="{src}" alt="{html.escape(alt0, quote=True)}" style="max-width:100%;height:auto">'
-            f'<script type="application/json">{payload}</script>'
-            f'<script>{_JS % {"id": json.dumps(sid)}}</script></div>')
+    text = (
+        f'<div class="book-slider" id="{sid}">'
+        f'<div class="book-slider-controls">{"".join(controls)}</div>'
+        f'<img src="{src}" alt="{html.escape(alt0, quote=True)}" style="max-width:100%;height:auto">'
+        f'<script type="application/json">{payload}</script>'
+        f"<script>{_JS % {'id': json.dumps(sid)}}</script></div>"
+    )
     _bench_log(alt0, len(frames), total, time.perf_counter() - t0)
     return _StaticSlider(text, alt0)
 
@@ -183,9 +212,15 @@ def _live(draw, alt, spec, first, dpi):
 
     from .style import _Figure
 
-    controls = {k: w.SelectionSlider(options=[(_label(v), v) for v in vals], value=first[k],
-                                     description=k, continuous_update=True)
-                for k, vals in spec.items()}
+    controls = {
+        k: w.SelectionSlider(
+            options=[(_label(v), v) for v in vals],
+            value=first[k],
+            description=k,
+            continuous_update=True,
+        )
+        for k, vals in spec.items()
+    }
 
     def render(**kw):
         display(_Figure(_frame(draw, kw, dpi), _alt_for(alt, kw)))

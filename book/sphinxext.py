@@ -7,6 +7,7 @@
 Each page holds a marker such as ``<!-- generated: glossary -->`` where the text goes.
 Keeping the data in YAML lets every chapter add its entries without editing a page.
 """
+
 from __future__ import annotations
 
 import json
@@ -27,11 +28,19 @@ def load_yaml_list(path: Path, required: tuple[str, ...]) -> list[dict]:
         return []
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or []
     if not isinstance(data, list):
-        raise ValueError(f"{path.name}: expected a list of entries, got {type(data).__name__}")
+        raise ValueError(
+            f"{path.name}: expected a list of entries, got {type(data).__name__}"
+        )
     for i, entry in enumerate(data):
-        missing = [k for k in required if not isinstance(entry, dict) or not str(entry.get(k, "")).strip()]
+        missing = [
+            k
+            for k in required
+            if not isinstance(entry, dict) or not str(entry.get(k, "")).strip()
+        ]
         if missing:
-            raise ValueError(f"{path.name}: entry {i} ({entry!r}) lacks {', '.join(missing)}")
+            raise ValueError(
+                f"{path.name}: entry {i} ({entry!r}) lacks {', '.join(missing)}"
+            )
     return data
 
 
@@ -46,23 +55,40 @@ def glossary_text(root: Path) -> str:
     lines = [":::{glossary}", ":sorted:", ""]
     for e in entries:
         definition = " ".join(str(e["definition"]).split())
-        lines += [e["term"].strip(), f"  {definition} See {{doc}}`/{e['where'].strip().lstrip('/')}`.", ""]
+        lines += [
+            e["term"].strip(),
+            f"  {definition} See {{doc}}`/{e['where'].strip().lstrip('/')}`.",
+            "",
+        ]
     lines.append(":::")
     return "\n".join(lines)
 
 
 def errata_text(root: Path) -> str:
-    entries = load_yaml_list(root / "errata.yml", ("source", "claim", "measured", "where"))
+    entries = load_yaml_list(
+        root / "errata.yml", ("source", "claim", "measured", "where")
+    )
     if not entries:
         return "No entries yet."
-    rows = [":::{list-table}", ":header-rows: 1", ":widths: 30 12 38 20", "",
-            "* - The source says", "  - Source", "  - The book measures", "  - Where"]
+    rows = [
+        ":::{list-table}",
+        ":header-rows: 1",
+        ":widths: 30 12 38 20",
+        "",
+        "* - The source says",
+        "  - Source",
+        "  - The book measures",
+        "  - Where",
+    ]
     for e in entries:
         doc = e["where"].strip().lstrip("/")
         k = cell_for_numbers(root / f"{doc}.ipynb", str(e["measured"]))
-        rows += [f"* - {' '.join(str(e['claim']).split())}", f"  - {e['source']}",
-                 f"  - {' '.join(str(e['measured']).split())}",
-                 f"  - {{doc}}`/{doc}` {_cell_link(doc, k)}"]
+        rows += [
+            f"* - {' '.join(str(e['claim']).split())}",
+            f"  - {e['source']}",
+            f"  - {' '.join(str(e['measured']).split())}",
+            f"  - {{doc}}`/{doc}` {_cell_link(doc, k)}",
+        ]
     rows.append(":::")
     return "\n".join(rows)
 
@@ -81,15 +107,21 @@ def toc_notebooks(root: Path) -> list[str]:
 def rendered_code_cells(nb_path: Path) -> list[dict]:
     """The code cells the site shows, in order (a cell tagged remove-cell is not rendered)."""
     nb = json.loads(nb_path.read_text(encoding="utf-8"))
-    return [c for c in nb.get("cells", []) if c.get("cell_type") == "code"
-            and "remove-cell" not in c.get("metadata", {}).get("tags", [])]
+    return [
+        c
+        for c in nb.get("cells", [])
+        if c.get("cell_type") == "code"
+        and "remove-cell" not in c.get("metadata", {}).get("tags", [])
+    ]
 
 
 def _cell_text(cell) -> str:
     parts = []
     for out in cell.get("outputs", []):
         if "text" in out:
-            parts.append("".join(out["text"]) if isinstance(out["text"], list) else out["text"])
+            parts.append(
+                "".join(out["text"]) if isinstance(out["text"], list) else out["text"]
+            )
         for mime in ("text/plain", "text/markdown"):
             v = out.get("data", {}).get(mime)
             if v:
@@ -102,9 +134,13 @@ _NUM = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 def cell_for_numbers(nb_path: Path, text: str) -> int | None:
     """The first shown code cell (1-based) whose output prints the most of the numbers in `text`."""
-    if not nb_path.exists():  # a missing page is reported by Sphinx (and by tests/test_notebooks.py)
+    if (
+        not nb_path.exists()
+    ):  # a missing page is reported by Sphinx (and by tests/test_notebooks.py)
         return None
-    wanted = {n.replace(",", "") for n in _NUM.findall(text)} - {str(y) for y in range(1900, 2100)}
+    wanted = {n.replace(",", "") for n in _NUM.findall(text)} - {
+        str(y) for y in range(1900, 2100)
+    }
     best, best_k = 0, None
     for k, cell in enumerate(rendered_code_cells(nb_path), start=1):
         have = {n.replace(",", "") for n in _NUM.findall(_cell_text(cell))}
@@ -125,7 +161,9 @@ def ok_lines(nb_path: Path) -> list[str]:
         for out in cell.get("outputs", []):
             if out.get("output_type") == "stream" and out.get("name") == "stdout":
                 text = "".join(out.get("text", ""))
-                found += [ln[3:].strip() for ln in text.splitlines() if ln.startswith("ok ")]
+                found += [
+                    ln[3:].strip() for ln in text.splitlines() if ln.startswith("ok ")
+                ]
     return found
 
 
@@ -133,8 +171,12 @@ def claims_text(root: Path) -> str:
     parts, total = [], 0
     for doc in toc_notebooks(root):
         cells = rendered_code_cells(root / f"{doc}.ipynb")
-        lines = [(k, ln[3:].strip()) for k, cell in enumerate(cells, start=1)
-                 for ln in _cell_text(cell).splitlines() if ln.startswith("ok ")]
+        lines = [
+            (k, ln[3:].strip())
+            for k, cell in enumerate(cells, start=1)
+            for ln in _cell_text(cell).splitlines()
+            if ln.startswith("ok ")
+        ]
         if not lines:
             continue
         total += len(lines)
@@ -151,7 +193,9 @@ def _source_read(app, docname, source):
     marker = f"<!-- generated: {docname} -->"
     if marker not in source[0]:
         return
-    make = {"glossary": glossary_text, "errata": errata_text, "claims": claims_text}[docname]
+    make = {"glossary": glossary_text, "errata": errata_text, "claims": claims_text}[
+        docname
+    ]
     source[0] = source[0].replace(marker, make(_root(app)))
 
 
@@ -177,13 +221,16 @@ def _outdated_generated(app, env, added, changed, removed):
     return [d for d, digest in new.items() if old.get(d) != digest]
 
 
-_MODE_FIX = ("if (!document.documentElement.dataset.mode) "
-             "{ document.documentElement.dataset.mode = 'light'; }")
+_MODE_FIX = (
+    "if (!document.documentElement.dataset.mode) "
+    "{ document.documentElement.dataset.mode = 'light'; }"
+)
 
 
 def _offline_scripts(app, pagename, templatename, context, doctree):
     """Drop what the book never uses and that points at a CDN: the Thebe live-code loader
     (jupyter-book registers it twice, a console error, and its URL is on unpkg)."""
+
     def keep(asset):
         name = str(getattr(asset, "filename", asset) or "")
         body = str(getattr(asset, "attributes", {}).get("body", ""))
@@ -194,7 +241,9 @@ def _offline_scripts(app, pagename, templatename, context, doctree):
             context[key] = [a for a in context[key] if keep(a)]
 
 
-_FONTAWESOME_JS = re.compile(r'\s*<script[^>]*src="[^"]*fontawesome\.js[^"]*"[^>]*></script>')
+_FONTAWESOME_JS = re.compile(
+    r'\s*<script[^>]*src="[^"]*fontawesome\.js[^"]*"[^>]*></script>'
+)
 
 
 def _postprocess(app, exception):
@@ -210,7 +259,9 @@ def _postprocess(app, exception):
         return
     out = Path(app.outdir)
     _sync_static(app, out)
-    written = [Path(app.builder.get_outfilename(p)) for p in getattr(app, "_book_written", ())]
+    written = [
+        Path(app.builder.get_outfilename(p)) for p in getattr(app, "_book_written", ())
+    ]
     notebooks = set(toc_notebooks(Path(app.srcdir)))
     for page in written:
         text = page.read_text(encoding="utf-8")
@@ -218,9 +269,16 @@ def _postprocess(app, exception):
         doc = page.relative_to(out).with_suffix("").as_posix()
         if doc in notebooks and 'id="cell-1"' not in new:
             counter = iter(range(1, 100_000))
-            new = re.sub(r'<div class="cell docutils container">',
-                         lambda m: f'<div class="cell docutils container" id="cell-{next(counter)}">', new)
-        new = new.replace('<div role="list" class="citation-list">', '<div class="citation-list">')
+            new = re.sub(
+                r'<div class="cell docutils container">',
+                lambda m: (
+                    f'<div class="cell docutils container" id="cell-{next(counter)}">'
+                ),
+                new,
+            )
+        new = new.replace(
+            '<div role="list" class="citation-list">', '<div class="citation-list">'
+        )
         if new != text:
             page.write_text(new, encoding="utf-8")
     from . import page_fonts
@@ -240,7 +298,9 @@ def _sync_static(app, out: Path) -> None:
             continue
         for src in src_root.rglob("*"):
             dst = out / "_static" / src.relative_to(src_root)
-            if src.is_file() and (not dst.exists() or not filecmp.cmp(src, dst, shallow=False)):
+            if src.is_file() and (
+                not dst.exists() or not filecmp.cmp(src, dst, shallow=False)
+            ):
                 dst.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(src, dst)
 
@@ -250,7 +310,9 @@ def _no_favicon_request(app, pagename, templatename, context, doctree):
     if not hasattr(app, "_book_written"):
         app._book_written = set()
     app._book_written.add(pagename)
-    context["metatags"] = context.get("metatags", "") + '\n<link rel="icon" href="data:,">'
+    context["metatags"] = (
+        context.get("metatags", "") + '\n<link rel="icon" href="data:,">'
+    )
 
 
 def setup(app):

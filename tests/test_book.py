@@ -1,4 +1,5 @@
 """Unit tests of the shared package, bad input included: every error names the bad value."""
+
 from __future__ import annotations
 
 import json
@@ -11,8 +12,16 @@ import pytest
 matplotlib.use("Agg")
 
 import book  # noqa: E402
-from book import ClaimFailed, bound, check, fixed, new_figure, show, slider  # noqa: E402
-from book import sphinxext  # noqa: E402
+from book import (  # noqa: E402
+    ClaimFailed,
+    bound,
+    check,
+    fixed,
+    new_figure,
+    show,
+    slider,
+    sphinxext,  # noqa: E402
+)
 
 
 # check -------------------------------------------------------------------------------------------
@@ -22,11 +31,17 @@ def test_check_prints_ok(capsys):
     check("arrays match", np.ones(3), [1, 1, 1])
     check("a true claim", True)
     assert capsys.readouterr().out.splitlines() == [
-        "ok one plus one is two", "ok close enough", "ok arrays match", "ok a true claim"]
+        "ok one plus one is two",
+        "ok close enough",
+        "ok arrays match",
+        "ok a true claim",
+    ]
 
 
 def test_check_fails_loudly_with_both_values():
-    with pytest.raises(ClaimFailed, match=r"(?s)claim failed: wrong.*got:\s+3.*expected: 4"):
+    with pytest.raises(
+        ClaimFailed, match=r"(?s)claim failed: wrong.*got:\s+3.*expected: 4"
+    ):
         check("wrong", 3, 4)
     with pytest.raises(ClaimFailed):
         check("not true", False)
@@ -64,9 +79,17 @@ def test_bound():
     assert bound(np.array(1e-16)) == "< 1e-15"
 
 
-@pytest.mark.parametrize("x, floor, msg", [
-    (1e-10, 1e-15, "not below"), (float("nan"), 1e-15, "NaN"), ("0", 1e-15, "'0'"),
-    (0.0, 2e-15, "power of ten"), (0.0, -1e-15, "power of ten"), (True, 1e-15, "True")])
+@pytest.mark.parametrize(
+    "x, floor, msg",
+    [
+        (1e-10, 1e-15, "not below"),
+        (float("nan"), 1e-15, "NaN"),
+        ("0", 1e-15, "'0'"),
+        (0.0, 2e-15, "power of ten"),
+        (0.0, -1e-15, "power of ten"),
+        (True, 1e-15, "True"),
+    ],
+)
 def test_bound_rejects(x, floor, msg):
     with pytest.raises((ValueError, TypeError), match=msg):
         bound(x, floor=floor)
@@ -114,8 +137,14 @@ def test_show_displays_html_with_alt(capsys):
     assert 'alt="A straight line from the origin to one."' in html
 
 
-@pytest.mark.parametrize("kw, msg", [
-    (dict(title=""), "title"), (dict(xl=""), "x-axis label"), (dict(yl=""), "y-axis label")])
+@pytest.mark.parametrize(
+    "kw, msg",
+    [
+        (dict(title=""), "title"),
+        (dict(xl=""), "x-axis label"),
+        (dict(yl=""), "y-axis label"),
+    ],
+)
 def test_show_refuses_figures_that_break_the_house_style(kw, msg):
     if "title" in kw:
         with pytest.raises(ValueError, match="title"):
@@ -152,7 +181,9 @@ def test_static_slider_html(monkeypatch):
     s = slider(_draw, "Line with slope {a} drawn on unit axes.", a=[1, 2, 3])
     html = s._repr_html_()
     assert '<input type="range"' in html and 'max="2"' in html and 'value="1"' in html
-    payload = json.loads(re.search(r'<script type="application/json">(.*?)</script>', html).group(1))
+    payload = json.loads(
+        re.search(r'<script type="application/json">(.*?)</script>', html).group(1)
+    )
     assert payload["labels"] == [["1", "2", "3"]]
     assert set(payload["frames"]) == {"0", "1", "2"}
     assert payload["frames"]["2"][1] == "Line with slope 3 drawn on unit axes."
@@ -161,16 +192,27 @@ def test_static_slider_html(monkeypatch):
 
 def test_static_slider_two_knobs_and_start(monkeypatch):
     monkeypatch.setenv("BOOK_WIDGETS", "static")
-    s = slider(lambda a, b: _draw(a * b), lambda a, b: f"Product of {a} and {b}, drawn as a line.",
-               a=[1, 2], b=[0.5, 1.0, 2.0], start={"a": 2, "b": 0.5})
-    payload = json.loads(re.search(r'<script type="application/json">(.*?)</script>', s._repr_html_()).group(1))
+    s = slider(
+        lambda a, b: _draw(a * b),
+        lambda a, b: f"Product of {a} and {b}, drawn as a line.",
+        a=[1, 2],
+        b=[0.5, 1.0, 2.0],
+        start={"a": 2, "b": 0.5},
+    )
+    payload = json.loads(
+        re.search(
+            r'<script type="application/json">(.*?)</script>', s._repr_html_()
+        ).group(1)
+    )
     assert len(payload["frames"]) == 6 and "1,0" in payload["frames"]
 
 
 def test_slider_live_mode_builds_widgets(monkeypatch):
     monkeypatch.setenv("BOOK_WIDGETS", "live")
     monkeypatch.setattr(book.slider_module, "widget_mode", lambda: "live")
-    w = book.slider_module._live(_draw, "Line with slope {a} drawn.", {"a": [1, 2]}, {"a": 1}, 72)
+    w = book.slider_module._live(
+        _draw, "Line with slope {a} drawn.", {"a": [1, 2]}, {"a": 1}, 72
+    )
     assert type(w).__name__ == "VBox"
 
 
@@ -180,16 +222,19 @@ def test_widget_mode_rejects_unknown(monkeypatch):
         book.widget_mode()
 
 
-@pytest.mark.parametrize("knobs, start, msg", [
-    ({}, None, "at least one knob"),
-    ({"a": []}, None, "'a' has no values"),
-    ({"a": "abc"}, None, "list of values"),
-    ({"a": [1, 1]}, None, "repeats"),
-    ({"a": [1.0, float("nan")]}, None, "nan"),
-    ({"a": list(range(200))}, None, "200 frames"),
-    ({"a": [1, 2]}, {"b": 1}, "'b'"),
-    ({"a": [1, 2]}, {"a": 5}, "5"),
-])
+@pytest.mark.parametrize(
+    "knobs, start, msg",
+    [
+        ({}, None, "at least one knob"),
+        ({"a": []}, None, "'a' has no values"),
+        ({"a": "abc"}, None, "list of values"),
+        ({"a": [1, 1]}, None, "repeats"),
+        ({"a": [1.0, float("nan")]}, None, "nan"),
+        ({"a": list(range(200))}, None, "200 frames"),
+        ({"a": [1, 2]}, {"b": 1}, "'b'"),
+        ({"a": [1, 2]}, {"a": 5}, "5"),
+    ],
+)
 def test_slider_rejects_bad_knobs(monkeypatch, knobs, start, msg):
     monkeypatch.setenv("BOOK_WIDGETS", "static")
     with pytest.raises((ValueError, TypeError), match=msg):
@@ -212,17 +257,20 @@ def test_slider_rejects_bad_draw_and_alt(monkeypatch):
 def test_glossary_and_errata_render(tmp_path):
     (tmp_path / "glossary.yml").write_text(
         "- term: zeta\n  definition: Last.\n  where: notebooks/z\n"
-        "- term: alpha\n  definition: First.\n  where: notebooks/a\n")
+        "- term: alpha\n  definition: First.\n  where: notebooks/a\n"
+    )
     text = sphinxext.glossary_text(tmp_path)
     assert text.startswith(":::{glossary}\n:sorted:") and "{doc}`/notebooks/a`" in text
     (tmp_path / "errata.yml").write_text(
-        "- claim: x is 2\n  source: s.txt part 1\n  measured: x is 3\n  where: notebooks/a\n")
+        "- claim: x is 2\n  source: s.txt part 1\n  measured: x is 3\n  where: notebooks/a\n"
+    )
     assert "x is 3" in sphinxext.errata_text(tmp_path)
 
 
 def test_glossary_rejects_duplicates_and_gaps(tmp_path):
     (tmp_path / "glossary.yml").write_text(
-        "- term: a\n  definition: x\n  where: n\n- term: A\n  definition: y\n  where: n\n")
+        "- term: a\n  definition: x\n  where: n\n- term: A\n  definition: y\n  where: n\n"
+    )
     with pytest.raises(ValueError, match="'A' is defined twice"):
         sphinxext.glossary_text(tmp_path)
     (tmp_path / "glossary.yml").write_text("- term: a\n  where: n\n")
@@ -240,8 +288,15 @@ def test_real_glossary_and_errata_parse():
 def test_matrix_markdown():
     from book import matrix_markdown
 
-    text = matrix_markdown([[1, -np.inf], [0.5, 2]], "S", ["a", "b"], ["x", "y"], digits=2)
-    assert text.splitlines() == ["| S | x | y |", "|---|---:|---:|", "| a | 1.00 | -inf |", "| b | 0.50 | 2.00 |"]
+    text = matrix_markdown(
+        [[1, -np.inf], [0.5, 2]], "S", ["a", "b"], ["x", "y"], digits=2
+    )
+    assert text.splitlines() == [
+        "| S | x | y |",
+        "|---|---:|---:|",
+        "| a | 1.00 | -inf |",
+        "| b | 0.50 | 2.00 |",
+    ]
     with pytest.raises(ValueError, match=r"\(2, 2\).*3 row"):
         matrix_markdown(np.eye(2), "S", ["a", "b", "c"], ["x", "y"])
     with pytest.raises(ValueError, match="NaN"):

@@ -7,6 +7,7 @@ Notebooks whose code did not change are skipped, as the build itself would skip 
 
     python tools/preexecute.py [_build/.jupyter_cache]
 """
+
 from __future__ import annotations
 
 import logging
@@ -37,13 +38,23 @@ def main(cache_dir: Path) -> int:
     logger = logging.getLogger("preexecute")
     logger.addHandler(logging.StreamHandler(sys.stdout))
     logger.setLevel(logging.WARNING)
-    result = load_executor("local-parallel", cache, logger=logger).run_and_cache(timeout=timeout)
-    print(f"preexecute: {len(result.succeeded)} notebook(s) executed, "
-          f"{len(result.errored) + len(result.excepted)} failed")
+    result = load_executor("local-parallel", cache, logger=logger).run_and_cache(
+        timeout=timeout
+    )
+    print(
+        f"preexecute: {len(result.succeeded)} notebook(s) executed, "
+        f"{len(result.errored) + len(result.excepted)} failed"
+    )
     for uri in result.errored + result.excepted:
         print(f"  failed: {uri}")
     return 1 if (result.errored or result.excepted) else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "_build" / ".jupyter_cache")))
+    sys.exit(
+        main(
+            Path(
+                sys.argv[1] if len(sys.argv) > 1 else ROOT / "_build" / ".jupyter_cache"
+            )
+        )
+    )

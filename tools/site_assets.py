@@ -9,6 +9,7 @@
 - fonts.css and book.css, listed by name in _config.yml.
 Nothing here is fetched at build time: npm installed the packages beforehand.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -56,8 +57,13 @@ def _copy(src: Path, dst: Path) -> None:
 
 def mathjax() -> None:
     es5 = NODE / "mathjax" / "es5"
-    for rel in ("tex-chtml.js", "output/chtml/fonts/woff-v2", "input/tex/extensions", "ui/menu.js",
-                "a11y"):
+    for rel in (
+        "tex-chtml.js",
+        "output/chtml/fonts/woff-v2",
+        "input/tex/extensions",
+        "ui/menu.js",
+        "a11y",
+    ):
         _copy(es5 / rel, OUT / "mathjax" / rel)
 
 
@@ -82,13 +88,17 @@ def fonts() -> list[str]:
     for family, pkg, stem, weight, style in FACES:
         src = NODE / "@fontsource" / pkg / "files" / f"{stem}.woff2"
         if not src.exists():
-            sys.exit(f"site_assets: {src} is missing; run `npm ci --ignore-scripts` first")
+            sys.exit(
+                f"site_assets: {src} is missing; run `npm ci --ignore-scripts` first"
+            )
         subset_font(src, OUT / "fonts" / f"{stem}.woff2", LATIN)
         # The unicode-range matters: without it the browser takes these faces to cover every
         # character, and never asks for the per-page faces that carry Greek, kana or Hangul.
-        css.append(f"@font-face {{ font-family: '{family}'; font-style: {style}; font-weight: {weight};\n"
-                   f"  font-display: swap; src: url('fonts/{stem}.woff2') format('woff2');\n"
-                   f"  unicode-range: {LATIN.replace(',', ', ')}; }}")
+        css.append(
+            f"@font-face {{ font-family: '{family}'; font-style: {style}; font-weight: {weight};\n"
+            f"  font-display: swap; src: url('fonts/{stem}.woff2') format('woff2');\n"
+            f"  unicode-range: {LATIN.replace(',', ', ')}; }}"
+        )
     css.append(""":root {
   --pst-font-family-base: 'IBM Plex Sans', system-ui, sans-serif;
   --pst-font-family-heading: 'IBM Plex Sans', system-ui, sans-serif;
@@ -104,7 +114,9 @@ def main() -> None:
     (OUT / "book.css").write_text(BOOK_CSS, encoding="utf-8")
     sizes = {p.name: p.stat().st_size for p in (OUT / "fonts").glob("*.woff2")}
     sans = sum(v for k, v in sizes.items() if "sans" in k)
-    print(f"site-assets: four Plex Sans faces {sans} bytes, Plex Mono {sum(sizes.values()) - sans} bytes")
+    print(
+        f"site-assets: four Plex Sans faces {sans} bytes, Plex Mono {sum(sizes.values()) - sans} bytes"
+    )
 
 
 if __name__ == "__main__":
