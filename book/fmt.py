@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import numbers
 
-__all__ = ["bound", "fixed", "matrix_markdown"]
+__all__ = ["bound", "fixed", "matrix_markdown", "order"]
 
 _FLOORS = {10.0**-k for k in range(1, 31)}
 
@@ -50,6 +50,19 @@ def bound(x, floor: float = 1e-15) -> str:
             f"bound: |x| = {abs(x)!r} is not below the floor {floor:g}; it is not noise"
         )
     return f"< {floor:.0e}".replace("e-0", "e-")
+
+
+def order(x) -> str:
+    """A value whose digits depend on the machine, as its power of ten: ``'about 1e13'``.
+
+    For the end of a chaotic product, where rounding errors grow as fast as the value and
+    even the first digit moves between CPUs; the nearest power of ten still holds.
+    """
+    x = _real("order: x", x)
+    if x == 0 or math.isinf(x):
+        raise ValueError(f"order: x must be finite and nonzero, got {x!r}")
+    sign = "-" if x < 0 else ""
+    return f"about {sign}1e{round(math.log10(abs(x)))}"
 
 
 def fixed(x, digits: int = 3) -> str:

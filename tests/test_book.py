@@ -303,3 +303,14 @@ def test_matrix_markdown():
         matrix_markdown([[np.nan]], "S", ["a"], ["x"])
     with pytest.raises(ValueError, match="'2'"):
         matrix_markdown([[1.0]], "S", ["a"], ["x"], digits="2")
+
+
+def test_order_prints_the_power_of_ten():
+    from book import order
+
+    assert order(7.9e12) == "about 1e13"
+    assert order(6.0e12) == "about 1e13"
+    assert order(-3e-5) == "about -1e-5"
+    for bad in (0, float("inf"), float("nan"), "1e3", True):
+        with pytest.raises((ValueError, TypeError), match="order"):
+            order(bad)
