@@ -109,8 +109,11 @@ bench: install assets chromium
 ## make canary: the newest release of every dependency on Python 3.12 (Colab's Python), then nbval.
 ## make oldest: the oldest versions the book declares (requirements-oldest.txt, Python 3.10).
 ## make matrix: both. Not part of make test; run them on a schedule to hear early about a release.
-PY312 ?= $(shell command -v python3.12 || ls $(HOME)/.pyenv/versions/3.12*/bin/python3.12 2>/dev/null | tail -1)
-PY310 ?= $(shell command -v python3.10 || ls $(HOME)/.pyenv/versions/3.10*/bin/python3.10 2>/dev/null | tail -1)
+# The first interpreter of that version that starts (a pyenv shim may exist and refuse to run).
+find_python = $(shell for p in $$(command -v python$(1)) $(HOME)/.pyenv/versions/$(1)*/bin/python$(1); do \
+	"$$p" -c "" 2>/dev/null && { echo "$$p"; break; }; done)
+PY312 ?= $(call find_python,3.12)
+PY310 ?= $(call find_python,3.10)
 ENV_NBVAL = -m pytest -q --nbval notebooks -n 2 --dist loadfile --nbval-current-env \
 	--nbval-sanitize-with tests/nbval-sanitize.cfg
 
