@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 
+from book.fmt import matrix_markdown
+
 
 # Taught in notebooks/part1/08-attention
 #   https://github.com/measured-book/measured/blob/main/notebooks/part1/08-attention.md
@@ -61,3 +63,10 @@ X = np.array([[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0], [0, 1, 1, 0]])
 W_q = np.array([[1, 0, 0], [1, 1, 2], [0, 1, 0], [1, 1, 0]])
 W_k = np.array([[1, 0, 0], [1, 0, 2], [1, 1, 1], [0, 1, 2]])
 W_v = np.array([[2, 0, 1], [0, 2, 0], [1, 1, 2], [0, 1, 1]])
+
+
+# Taught in notebooks/part3/48-04-scaled-dot-product
+#   https://github.com/measured-book/measured/blob/main/notebooks/part3/48-04-scaled-dot-product.md
+def grid(M, name, cols=tokens, digits=4):
+    """A token-by-token matrix as a markdown table."""
+    return matrix_markdown(M, name, tokens, cols, digits)

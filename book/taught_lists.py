@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 
+from book.fmt import matrix_markdown
+
 
 # Taught in notebooks/part2/20-attention
 #   https://github.com/measured-book/measured/blob/main/notebooks/part2/20-attention.md

@@ -102,7 +102,8 @@ def render(root: Path = ROOT) -> dict[str, str]:
             'the page that teaches it; read it there."""\n\n'
             "# ruff: noqa\n"
             "import math\n\n"
-            "import numpy as np\n"
+            "import numpy as np\n\n"
+            "from book.fmt import matrix_markdown\n"
         ]
         seen: dict[str, str] = {}
         for mod, page, code in cells:
