@@ -7,6 +7,7 @@ backpropagation and the tokenizer a chapter teaches are written in that chapter.
 
 from . import slider as slider_module  # noqa: F401  (the module, for tests)
 from .checks import ClaimFailed, check
+from .figures import heatmap
 from .fmt import bound, fixed, matrix_markdown
 from .slider import slider, widget_mode
 from .style import DIVERGING, PALETTE, SEQUENTIAL, new_figure, show, use
@@ -16,6 +17,7 @@ __all__ = [
     "check",
     "bound",
     "fixed",
+    "heatmap",
     "matrix_markdown",
     "PALETTE",
     "SEQUENTIAL",
