@@ -380,3 +380,18 @@ def test_heatmap_names_bad_input(M, kw, message):
     with pytest.raises(ValueError, match=message):
         book.heatmap(ax, M, **kw)
     matplotlib.pyplot.close(fig)
+
+
+# toc ---------------------------------------------------------------------------------------------
+def test_toc_lists_chapters_in_book_order(tmp_path):
+    from book.toc import toc_docs, toc_notebooks
+
+    (tmp_path / "_toc.yml").write_text(
+        "format: jb-book\nroot: intro\nparts:\n"
+        "  - caption: one\n    chapters:\n      - file: b\n      - file: a\n"
+        "  - caption: two\n    chapters:\n      - file: glossary\n"
+    )
+    (tmp_path / "a.ipynb").write_text("{}")
+    (tmp_path / "b.ipynb").write_text("{}")
+    assert toc_docs(tmp_path) == ["b", "a", "glossary"]
+    assert toc_notebooks(tmp_path) == [tmp_path / "b.ipynb", tmp_path / "a.ipynb"]
