@@ -395,3 +395,26 @@ def test_toc_lists_chapters_in_book_order(tmp_path):
     (tmp_path / "b.ipynb").write_text("{}")
     assert toc_docs(tmp_path) == ["b", "a", "glossary"]
     assert toc_notebooks(tmp_path) == [tmp_path / "b.ipynb", tmp_path / "a.ipynb"]
+
+
+# fonts -------------------------------------------------------------------------------------------
+def test_subset_font_keeps_exactly_the_asked_characters():
+    import io
+    from pathlib import Path
+
+    from fontTools.ttLib import TTFont
+
+    from book.page_fonts import subset_font
+
+    src = (
+        Path(__file__).resolve().parents[1]
+        / "node_modules/@fontsource/ibm-plex-sans/files/ibm-plex-sans-greek-400-normal.woff2"
+    )
+    if not src.exists():
+        pytest.skip("node_modules is not installed (make install)")
+    data = subset_font(src, [0x3B1, 0x3B2])
+    assert data == subset_font(
+        src, [0x3B1, 0x3B2]
+    )  # deterministic: page fonts are named by hash
+    cmap = set(TTFont(io.BytesIO(data)).getBestCmap())
+    assert {0x3B1, 0x3B2} <= cmap and 0x3B3 not in cmap
