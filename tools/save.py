@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -126,6 +127,8 @@ def render(root: Path = ROOT) -> dict[str, str]:
 def _formatted(text: str, module: str) -> str:
     """The text as `ruff format` leaves it, so make lint passes on the generated file."""
     ruff = Path(sys.executable).with_name("ruff")
+    if not ruff.exists():
+        ruff = Path(shutil.which("ruff") or ROOT / ".venv" / "bin" / "ruff")
     out = subprocess.run(
         [str(ruff), "format", "--stdin-filename", f"book/{module}.py", "-"],
         input=text,
