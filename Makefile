@@ -14,7 +14,7 @@ export MKL_NUM_THREADS ?= 1
 # The shuffled nbval order changes every day, and is printed so a failure can be replayed.
 SEED ?= $(shell date +%Y%m%d)
 
-.PHONY: book test install assets chromium execute soak bench canary clean freeze sync lint fmt save
+.PHONY: book test install assets chromium execute soak bench canary oldest matrix clean freeze sync lint fmt save
 
 install: $(VENV)/.installed node_modules/.installed
 
@@ -77,39 +77,64 @@ NBVAL := $(BIN)/python -m pytest -q --nbval notebooks -n 2 --dist loadfile \
 	 --nbval-sanitize-with tests/nbval-sanitize.cfg
 
 ## make test: every test. Unit tests, the stored notebooks, nbval (strict), then the built site.
-## nbval runs twice: one BLAS thread in a shuffled notebook order, then two threads in order.
-## Both compare against the same stored outputs, so no output may depend on either.
+## nbval runs twice against the same stored outputs: first on this machine's BLAS kernel with one
+## thread in a shuffled notebook order; then on another kernel (tools/blas_env.py picks one this
+## CPU runs) with numpy's widest SIMD dispatch disabled and two threads. No printed digit may
+## depend on the kernel, the SIMD path, the thread count or the order.
 test: install assets chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest -q tests --ignore=tests/test_site.py
-	@echo "nbval, one BLAS thread, notebook order shuffle:$(SEED) (replay with make test SEED=$(SEED))"
+	@echo "nbval 1 of 2: this machine's BLAS kernel, one thread, notebook order shuffle:$(SEED)"
+	@OPENBLAS_NUM_THREADS=1 $(BIN)/python tools/blas_env.py info
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 BOOK_ORDER=shuffle:$(SEED) $(NBVAL)
-	@echo "nbval, two BLAS threads, notebooks in order"
-	OPENBLAS_NUM_THREADS=2 OMP_NUM_THREADS=2 MKL_NUM_THREADS=2 $(NBVAL)
+	@other="$$($(BIN)/python tools/blas_env.py other)"; \
+	echo "nbval 2 of 2: another BLAS kernel and numpy's widest SIMD off ($$other), two threads, in order"; \
+	env $$other OPENBLAS_NUM_THREADS=2 $(BIN)/python tools/blas_env.py info; \
+	env $$other OPENBLAS_NUM_THREADS=2 OMP_NUM_THREADS=2 MKL_NUM_THREADS=2 $(NBVAL)
 	$(BIN)/python tools/ci_config.py _build/test-config.yml
 	$(BIN)/jupyter-book build . -W --keep-going --config _build/test-config.yml --path-output _build/test
 	$(BIN)/python -m pytest -q tests/test_site.py
 
-## make soak: nbval ten times, alternating one and two BLAS threads, each in a new shuffled order.
+## make soak: nbval on every BLAS kernel this CPU runs, each with one and two threads, in shuffled
+## orders, the odd runs with numpy's widest SIMD dispatch disabled too; then make matrix.
 soak: install
-	for i in 1 2 3 4 5 6 7 8 9 10; do \
-	  t=$$(( i % 2 + 1 )); echo "soak run $$i: $$t BLAS thread(s), order shuffle:$$i"; \
-	  OPENBLAS_NUM_THREADS=$$t OMP_NUM_THREADS=$$t MKL_NUM_THREADS=$$t BOOK_ORDER=shuffle:$$i $(NBVAL) || exit 1; \
-	done
+	@i=0; for k in $$($(BIN)/python tools/blas_env.py all); do for t in 1 2; do i=$$((i + 1)); \
+	  simd=""; [ $$((i % 2)) = 1 ] && simd="$$($(BIN)/python tools/blas_env.py other | tr ' ' '\n' | grep NPY_ || true)"; \
+	  echo "soak run $$i: $$k $$simd, $$t BLAS thread(s), order shuffle:$$i"; \
+	  env $$k $$simd OPENBLAS_NUM_THREADS=$$t $(BIN)/python tools/blas_env.py info; \
+	  env $$k $$simd OPENBLAS_NUM_THREADS=$$t OMP_NUM_THREADS=$$t BOOK_ORDER=shuffle:$$i $(NBVAL) || exit 1; \
+	done; done
+	$(MAKE) --no-print-directory matrix
 
 ## make bench: one table of build, test, notebook, slider and page timings and weights.
 bench: install assets chromium
 	$(BIN)/python tools/bench.py
 
-## make canary: the newest releases of every dependency (unpinned), then nbval on every notebook.
-## Not part of make test; run it on a schedule (see README) to hear early about a breaking release.
+## make canary: the newest release of every dependency on Python 3.12 (Colab's Python), then nbval.
+## make oldest: the oldest versions the book declares (requirements-oldest.txt, Python 3.10).
+## make matrix: both. Not part of make test; run them on a schedule to hear early about a release.
+PY312 ?= $(shell command -v python3.12 || ls $(HOME)/.pyenv/versions/3.12*/bin/python3.12 2>/dev/null | tail -1)
+PY310 ?= $(shell command -v python3.10 || ls $(HOME)/.pyenv/versions/3.10*/bin/python3.10 2>/dev/null | tail -1)
+ENV_NBVAL = -m pytest -q --nbval notebooks -n 2 --dist loadfile --nbval-current-env \
+	--nbval-sanitize-with tests/nbval-sanitize.cfg
+
 canary:
-	rm -rf .venv-canary && $(PYTHON) -m venv .venv-canary
+	@test -n "$(PY312)" || { echo "make canary needs python3.12 (set PY312=...)"; exit 2; }
+	rm -rf .venv-canary && $(PY312) -m venv .venv-canary
 	.venv-canary/bin/pip install --quiet --disable-pip-version-check -r requirements-unpinned.txt
-	.venv-canary/bin/python -m ipykernel install --sys-prefix --name python3 >/dev/null
-	.venv-canary/bin/python -m pytest -q --nbval notebooks -n 2 --dist loadfile \
-	    --nbval-sanitize-with tests/nbval-sanitize.cfg
+	.venv-canary/bin/python tools/blas_env.py info
+	.venv-canary/bin/pip freeze --exclude-editable | grep -i -E '^(numpy|matplotlib|ipywidgets|ipython|jupyter-book|pillow)=='
+	.venv-canary/bin/python $(ENV_NBVAL)
+
+oldest:
+	@test -n "$(PY310)" || { echo "make oldest needs python3.10 (set PY310=...)"; exit 2; }
+	rm -rf .venv-oldest && $(PY310) -m venv .venv-oldest
+	.venv-oldest/bin/pip install --quiet --disable-pip-version-check -r requirements-oldest.txt
+	.venv-oldest/bin/python tools/blas_env.py info
+	.venv-oldest/bin/python $(ENV_NBVAL)
+
+matrix: canary oldest
 
 freeze:
 	$(BIN)/pip freeze --exclude-editable | grep -v '^-e' > /tmp/req.txt

@@ -7,8 +7,10 @@ raises `ClaimFailed` with both values, so a broken claim fails loudly.
 
 from __future__ import annotations
 
+import json
 import math
 import numbers
+import os
 
 import numpy as np
 
@@ -73,6 +75,7 @@ def check(claim: str, got, expected=True, *, tol=None, rtol=None) -> None:
         limit = (tol or 0.0) + (rtol or 0.0) * np.abs(e)
         diff = np.abs(g - e)
         ok = bool(np.all(diff <= limit)) and not bool(np.any(np.isnan(g)))
+        _log_margin("check", claim, diff, limit)
     if not ok:
         raise ClaimFailed(
             f"claim failed: {claim}\n  got:      {got!r}\n  expected: {expected!r}"
@@ -83,3 +86,17 @@ def check(claim: str, got, expected=True, *, tol=None, rtol=None) -> None:
             )
         )
     print(f"ok {claim}")
+
+
+def _log_margin(kind: str, what: str, diff, limit) -> None:
+    """With BOOK_MARGIN_LOG set (tools/margins.py), note how close a tolerance came to
+    failing: a check that uses 80 % of its tolerance here may fail on another CPU."""
+    path = os.environ.get("BOOK_MARGIN_LOG")
+    if not path:
+        return
+    diff, limit = np.broadcast_arrays(np.asarray(diff, float), np.asarray(limit, float))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        used = np.where(limit > 0, diff / limit, np.where(diff > 0, np.inf, 0.0))
+    worst = float(np.nanmax(used)) if used.size else 0.0
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(json.dumps({"kind": kind, "what": what, "used": worst}) + "\n")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import numbers
 
-__all__ = ["bound", "fixed", "matrix_markdown"]
+__all__ = ["bound", "fixed", "matrix_markdown", "order"]
 
 _FLOORS = {10.0**-k for k in range(1, 31)}
 
@@ -45,6 +45,9 @@ def bound(x, floor: float = 1e-15) -> str:
         raise ValueError(
             f"bound: floor must be a power of ten such as 1e-15, got {floor!r}"
         )
+    from .checks import _log_margin
+
+    _log_margin("bound", f"{floor:g}", abs(x), floor)
     if not abs(x) < floor:
         raise ValueError(
             f"bound: |x| = {abs(x)!r} is not below the floor {floor:g}; it is not noise"
@@ -52,14 +55,40 @@ def bound(x, floor: float = 1e-15) -> str:
     return f"< {floor:.0e}".replace("e-0", "e-")
 
 
+def order(x) -> str:
+    """A value whose digits depend on the machine, as its power of ten: ``'about 1e13'``.
+
+    For the end of a chaotic product, where rounding errors grow as fast as the value and
+    even the first digit moves between CPUs; the nearest power of ten still holds.
+    """
+    x = _real("order: x", x)
+    if x == 0 or math.isinf(x):
+        raise ValueError(f"order: x must be finite and nonzero, got {x!r}")
+    sign = "-" if x < 0 else ""
+    return f"about {sign}1e{round(math.log10(abs(x)))}"
+
+
 def fixed(x, digits: int = 3) -> str:
-    """`x` with `digits` decimals, and ``-0.000`` printed as ``0.000``."""
+    """`x` with `digits` decimals, the same on every machine.
+
+    A value that is a tie in exact arithmetic (``0.54625`` to four decimals) lands a hair
+    above or below it depending on the order a machine summed in, and plain formatting
+    would print ``0.5462`` on one CPU and ``0.5463`` on another. `fixed` treats anything
+    within 1e-9 of a tie as the tie and rounds it away from zero. ``-0.000`` prints as
+    ``0.000``.
+    """
     x = _real("fixed: x", x)
     if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 15:
         raise ValueError(f"fixed: digits must be an int in 0..15, got {digits!r}")
     if math.isinf(x):
         raise ValueError(f"fixed: x is infinite ({x!r})")
-    s = f"{x:.{digits}f}"
+    scaled = abs(x) * 10**digits
+    whole = math.floor(scaled)
+    if abs(scaled - whole - 0.5) <= 1e-9 * max(1.0, scaled):
+        n = whole + 1
+    else:
+        n = round(scaled)
+    s = f"{math.copysign(n, x) / 10**digits:.{digits}f}"
     if s.startswith("-") and float(s) == 0.0:
         s = s[1:]
     return s

@@ -418,3 +418,24 @@ def test_subset_font_keeps_exactly_the_asked_characters():
     )  # deterministic: page fonts are named by hash
     cmap = set(TTFont(io.BytesIO(data)).getBestCmap())
     assert {0x3B1, 0x3B2} <= cmap and 0x3B3 not in cmap
+
+
+def test_order_prints_the_power_of_ten():
+    from book import order
+
+    assert order(7.9e12) == "about 1e13"
+    assert order(6.0e12) == "about 1e13"
+    assert order(-3e-5) == "about -1e-5"
+    for bad in (0, float("inf"), float("nan"), "1e3", True):
+        with pytest.raises((ValueError, TypeError), match="order"):
+            order(bad)
+
+
+def test_fixed_rounds_exact_ties_the_same_on_every_machine():
+    from book import fixed
+
+    below, above = 0.54625 - 1e-15, 0.54625 + 1e-15
+    assert fixed(below, 4) == fixed(above, 4) == "0.5463"
+    assert fixed(-3.705 + 1e-15, 2) == fixed(-3.705 - 1e-15, 2) == "-3.71"
+    assert fixed(0.1234, 3) == "0.123" and fixed(-0.0001, 3) == "0.000"
+    assert fixed(2.5, 0) == "3" and fixed(1e6 + 0.25, 1) == "1000000.3"

@@ -23,6 +23,37 @@ KERNEL = {
 }
 
 
+def made_with() -> dict[str, str]:
+    """The versions and BLAS kernel the stored outputs come from (the execution page
+    lists them, so a reader comparing digits knows what was compared)."""
+    import platform
+    import subprocess
+
+    probe = (
+        "import sys, numpy, matplotlib, threadpoolctl, IPython; "
+        "b = [i for i in threadpoolctl.threadpool_info() if i['user_api'] == 'blas']; "
+        "print(sys.version.split()[0], numpy.__version__, matplotlib.__version__, "
+        "IPython.__version__, b[0]['internal_api'] + ' ' + b[0]['version'] if b else '-', "
+        "b[0].get('architecture') if b else '-')"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout.split()
+    keys = [
+        "python",
+        "numpy",
+        "matplotlib",
+        "ipython",
+        "blas",
+        "blas_version",
+        "kernel",
+    ]
+    info = dict(zip(keys, out))
+    info["blas"] = f"{info.pop('blas')} {info.pop('blas_version')}"
+    info["machine"] = platform.machine()
+    return info
+
+
 def execute(path: Path, timeout: int = 300) -> float:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from colab_cell import ensure
@@ -50,6 +81,7 @@ def execute(path: Path, timeout: int = 300) -> float:
     client.execute()
     took = time.perf_counter() - t0
     nb.metadata.pop("widgets", None)
+    nb.metadata.setdefault("book", {})["made_with"] = made_with()
     nbformat.write(nb, path)
     return took
 
