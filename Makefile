@@ -14,7 +14,7 @@ export MKL_NUM_THREADS ?= 1
 # The shuffled nbval order changes every day, and is printed so a failure can be replayed.
 SEED ?= $(shell date +%Y%m%d)
 
-.PHONY: book test install assets chromium execute soak bench canary oldest matrix clean freeze sync lint fmt
+.PHONY: book test install assets chromium execute soak bench canary oldest matrix clean freeze sync lint fmt save
 
 install: $(VENV)/.installed node_modules/.installed
 
@@ -51,6 +51,11 @@ execute: install
 ## file wins. jupytext keeps cell ids, outputs and tags. Run after editing either.
 sync: install
 	$(BIN)/jupytext --sync notebooks/*/*.ipynb 2>&1 | grep -v -e 'Warning: Notebook is not trusted' -e '^\[jupytext\] Reading' || true
+
+## make save: collect the notebooks' `# @save` cells into book/taught.py (and taught_lists.py),
+## in book order; run it after `make sync` when a page that teaches a function changed it.
+save: install
+	$(BIN)/python tools/save.py
 
 ## make fmt: format the code (ruff, 88 columns), in the .py files and the notebooks, then sync.
 fmt: install

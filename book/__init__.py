@@ -9,6 +9,7 @@ import os as _os
 
 from . import slider as slider_module  # noqa: F401  (the module, for tests)
 from .checks import ClaimFailed, check
+from .figures import heatmap
 from .fmt import bound, fixed, matrix_markdown, order
 from .slider import slider, widget_mode
 from .style import DIVERGING, PALETTE, SEQUENTIAL, new_figure, show, use
@@ -18,6 +19,7 @@ __all__ = [
     "check",
     "bound",
     "fixed",
+    "heatmap",
     "matrix_markdown",
     "order",
     "PALETTE",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import io
 import json
 import re
 import sys
@@ -71,6 +72,38 @@ LATIN = (
 )
 
 
+def subset_font(
+    src,
+    unicodes,
+    *,
+    layout_features=("kern", "liga"),
+    flavor="woff2",
+    name_ids=None,
+    desubroutinize=False,
+) -> bytes:
+    """The bytes of font file `src` cut down to `unicodes` (an iterable of code points).
+
+    The one font cutter: the site's Latin faces (tools/site_assets.py, which also keeps
+    tabular figures and fewer names), each page's own faces (below) and the sizes that
+    part 13 measures all come from here. Hinting is dropped."""
+    opts = subset.Options()
+    opts.flavor, opts.hinting, opts.layout_features = (
+        flavor,
+        False,
+        list(layout_features),
+    )
+    if name_ids is not None:
+        opts.name_IDs = list(name_ids)
+    opts.desubroutinize = desubroutinize
+    font = subset.load_font(str(src), opts)
+    sub = subset.Subsetter(opts)
+    sub.populate(unicodes=list(unicodes))
+    sub.subset(font)
+    buf = io.BytesIO()
+    subset.save_font(font, buf, opts)
+    return buf.getvalue()
+
+
 def _site_latin() -> set[int]:
     return set(subset.parse_unicodes(LATIN))
 
@@ -115,21 +148,10 @@ def fonts_for_page(
         if not have:
             continue
         taken |= set(have)
-        opts = subset.Options()
-        opts.flavor, opts.hinting, opts.layout_features = (
-            "woff2",
-            False,
-            ["kern", "liga"],
-        )
-        font = subset.load_font(str(ROOT / face), opts)
-        sub = subset.Subsetter(opts)
-        sub.populate(unicodes=have)
-        sub.subset(font)
-        tmp = out_dir / "tmp.woff2"
-        subset.save_font(font, str(tmp), opts)
-        digest = hashlib.sha1(tmp.read_bytes()).hexdigest()[:12]
+        data = subset_font(ROOT / face, have)
+        digest = hashlib.sha1(data).hexdigest()[:12]
         target = out_dir / f"{digest}.woff2"
-        tmp.replace(target)
+        target.write_bytes(data)
         rules.append((target.name, have))
     return rules
 

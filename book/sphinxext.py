@@ -16,6 +16,8 @@ from pathlib import Path
 
 import yaml
 
+from .toc import toc_docs
+
 GENERATED = ("glossary", "errata", "claims")
 
 
@@ -94,14 +96,7 @@ def errata_text(root: Path) -> str:
 
 
 def toc_notebooks(root: Path) -> list[str]:
-    toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
-    out = []
-    for part in toc.get("parts", []):
-        for ch in part.get("chapters", []):
-            f = ch.get("file", "")
-            if (root / f"{f}.ipynb").exists():
-                out.append(f)
-    return out
+    return [d for d in toc_docs(root) if (root / f"{d}.ipynb").exists()]
 
 
 def rendered_code_cells(nb_path: Path) -> list[dict]:

@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-import yaml
+import book.toc
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -29,8 +29,7 @@ LOOSE_DECIMAL = re.compile(r"(?<![\w.`/-])\d+\.\d+(?![\w.`])")
 
 
 def toc_docs() -> list[str]:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    return [c["file"] for p in toc["parts"] for c in p["chapters"]]
+    return book.toc.toc_docs(ROOT)
 
 
 def notebooks() -> list[Path]:

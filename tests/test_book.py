@@ -305,6 +305,121 @@ def test_matrix_markdown():
         matrix_markdown([[1.0]], "S", ["a"], ["x"], digits="2")
 
 
+# heatmap -----------------------------------------------------------------------------------------
+def _heatmap_texts(M, **kw):
+    fig, ax = new_figure("a heatmap")
+    book.heatmap(ax, M, **kw)
+    texts = [(t.get_text(), t.get_color()) for t in ax.texts]
+    matplotlib.pyplot.close(fig)
+    return texts
+
+
+def test_heatmap_prints_every_value_with_the_contrast_of_its_cell():
+    texts = _heatmap_texts(
+        [[0.0, 1.0], [0.25, 0.75]], fmt="{:.2f}", cmap="gray", vmin=0, vmax=1
+    )
+    assert [t for t, _ in texts] == ["0.00", "1.00", "0.25", "0.75"]
+    # gray: black cell -> white text, white cell -> black text
+    assert texts[0][1] == "white" and texts[1][1] == "black"
+
+
+def test_heatmap_contrast_follows_the_colormap_not_the_value():
+    # the same values on a reversed map swap every text colour
+    a = _heatmap_texts([[0.0, 1.0]], cmap="viridis", vmin=0, vmax=1)
+    b = _heatmap_texts([[0.0, 1.0]], cmap="viridis_r", vmin=0, vmax=1)
+    assert [c for _, c in a] == ["white", "black"]
+    assert [c for _, c in b] == ["black", "white"]
+
+
+def test_heatmap_text_colour_has_the_larger_contrast():
+    from book.figures import _luminance, text_colour
+
+    def ratio(l1, l2):
+        return (max(l1, l2) + 0.05) / (min(l1, l2) + 0.05)
+
+    for rgba in matplotlib.colormaps["cividis"](np.linspace(0, 1, 33)):
+        lum = _luminance(rgba)
+        best = "black" if ratio(lum, 0.0) > ratio(lum, 1.0) else "white"
+        assert text_colour(rgba) == best
+
+
+def test_heatmap_keeps_integers_and_labels():
+    fig, ax = new_figure("a heatmap")
+    im = book.heatmap(ax, np.array([[1, 2, 3]]), ["row"], ["a", "b", "c"], fmt="{}")
+    assert [t.get_text() for t in ax.texts] == ["1", "2", "3"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b", "c"]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["row"]
+    assert im.get_array().shape == (1, 3)
+    matplotlib.pyplot.close(fig)
+
+
+def test_heatmap_prints_a_masked_cell():
+    texts = _heatmap_texts([[1.0, -np.inf]], fmt="{:.1f}")
+    assert [t for t, _ in texts] == ["1.0", "-inf"]
+
+
+@pytest.mark.parametrize(
+    "M, kw, message",
+    [
+        ([1, 2, 3], {}, r"2-D matrix, got shape \(3,\)"),
+        (np.zeros((0, 2)), {}, r"got shape \(0, 2\)"),
+        (np.array([["a"]]), {}, "must hold numbers, got dtype <U1"),
+        (np.eye(2), {"row_labels": ["x"]}, r"1 row_labels \['x'\] for 2 rows"),
+        (np.eye(2), {"col_labels": list("abc")}, "3 col_labels .* for 2 cols"),
+        (np.eye(2), {"cmap": "no-such-map"}, "unknown cmap 'no-such-map'"),
+        (np.eye(2), {"cmap": 3}, "cmap must be a Colormap or its name, got 3"),
+        (np.eye(2), {"vmin": 1, "vmax": 0}, "vmin 1 must be below vmax 0"),
+        (np.eye(2), {"vmin": float("nan")}, "vmin must be a finite number, got nan"),
+        (np.eye(2), {"vmax": "1"}, "vmax must be a finite number, got '1'"),
+        (np.eye(2), {"fmt": "{:d}"}, r"fmt '\{:d\}' cannot format"),
+        (np.eye(2), {"fmt": 3}, "fmt must be a format string or function, got 3"),
+    ],
+)
+def test_heatmap_names_bad_input(M, kw, message):
+    fig, ax = new_figure("a heatmap")
+    with pytest.raises(ValueError, match=message):
+        book.heatmap(ax, M, **kw)
+    matplotlib.pyplot.close(fig)
+
+
+# toc ---------------------------------------------------------------------------------------------
+def test_toc_lists_chapters_in_book_order(tmp_path):
+    from book.toc import toc_docs, toc_notebooks
+
+    (tmp_path / "_toc.yml").write_text(
+        "format: jb-book\nroot: intro\nparts:\n"
+        "  - caption: one\n    chapters:\n      - file: b\n      - file: a\n"
+        "  - caption: two\n    chapters:\n      - file: glossary\n"
+    )
+    (tmp_path / "a.ipynb").write_text("{}")
+    (tmp_path / "b.ipynb").write_text("{}")
+    assert toc_docs(tmp_path) == ["b", "a", "glossary"]
+    assert toc_notebooks(tmp_path) == [tmp_path / "b.ipynb", tmp_path / "a.ipynb"]
+
+
+# fonts -------------------------------------------------------------------------------------------
+def test_subset_font_keeps_exactly_the_asked_characters():
+    import io
+    from pathlib import Path
+
+    from fontTools.ttLib import TTFont
+
+    from book.page_fonts import subset_font
+
+    src = (
+        Path(__file__).resolve().parents[1]
+        / "node_modules/@fontsource/ibm-plex-sans/files/ibm-plex-sans-greek-400-normal.woff2"
+    )
+    if not src.exists():
+        pytest.skip("node_modules is not installed (make install)")
+    data = subset_font(src, [0x3B1, 0x3B2])
+    assert data == subset_font(
+        src, [0x3B1, 0x3B2]
+    )  # deterministic: page fonts are named by hash
+    cmap = set(TTFont(io.BytesIO(data)).getBestCmap())
+    assert {0x3B1, 0x3B2} <= cmap and 0x3B3 not in cmap
+
+
 def test_order_prints_the_power_of_ten():
     from book import order
 

@@ -55,8 +55,9 @@ def notebook_times() -> dict[str, float]:
     """Each notebook run alone, as a reader runs it: a fresh kernel, top to bottom, wall time,
     BLAS free to use every core (builds and nbval run two kernels at once, one thread each)."""
     import nbformat
-    import yaml
     from nbclient import NotebookClient
+
+    from book.toc import toc_notebooks
 
     cores = str(os.cpu_count() or 1)
     os.environ.update(
@@ -65,22 +66,17 @@ def notebook_times() -> dict[str, float]:
         OMP_NUM_THREADS=cores,
         MKL_NUM_THREADS=cores,
     )
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
     times = {}
-    for part in toc["parts"]:
-        for ch in part["chapters"]:
-            path = ROOT / f"{ch['file']}.ipynb"
-            if not path.exists():
-                continue
-            nb = nbformat.read(path, as_version=4)
-            t0 = time.perf_counter()
-            NotebookClient(
-                nb,
-                timeout=300,
-                kernel_name="python3",
-                resources={"metadata": {"path": str(path.parent)}},
-            ).execute()
-            times[path.relative_to(ROOT).as_posix()] = time.perf_counter() - t0
+    for path in toc_notebooks(ROOT):
+        nb = nbformat.read(path, as_version=4)
+        t0 = time.perf_counter()
+        NotebookClient(
+            nb,
+            timeout=300,
+            kernel_name="python3",
+            resources={"metadata": {"path": str(path.parent)}},
+        ).execute()
+        times[path.relative_to(ROOT).as_posix()] = time.perf_counter() - t0
     return times
 
 

@@ -17,6 +17,8 @@ from pathlib import Path
 import nbformat
 import yaml
 
+from book.toc import toc_notebooks
+
 ROOT = Path(__file__).resolve().parents[1]
 TAG = "book-bootstrap"
 
@@ -46,9 +48,7 @@ def cell_source() -> str:
 
 
 def notebooks() -> list[Path]:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    files = [ROOT / f"{c['file']}.ipynb" for p in toc["parts"] for c in p["chapters"]]
-    return [f for f in files if f.exists()]
+    return toc_notebooks(ROOT)
 
 
 def has_current_cell(nb) -> bool:

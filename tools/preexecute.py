@@ -18,13 +18,13 @@ import yaml
 from jupyter_cache import get_cache
 from jupyter_cache.executors import load_executor
 
+import book.toc
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def toc_notebooks() -> list[Path]:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    files = [ROOT / f"{c['file']}.ipynb" for p in toc["parts"] for c in p["chapters"]]
-    return [f for f in files if f.exists()]
+    return book.toc.toc_notebooks(ROOT)
 
 
 def main(cache_dir: Path) -> int:

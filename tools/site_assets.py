@@ -23,6 +23,7 @@ NODE = ROOT / "node_modules"
 OUT = ROOT / "site-assets"
 
 # The Latin characters the book uses; book/page_fonts.py adds other scripts page by page.
+from book import page_fonts  # noqa: E402
 from book.page_fonts import LATIN  # noqa: E402
 
 FACES = [  # (css family, package, file stem, weight, style)
@@ -68,19 +69,16 @@ def mathjax() -> None:
 
 
 def subset_font(src: Path, dst: Path, unicodes: str) -> int:
-    opts = subset.Options()
-    opts.flavor = "woff2"
-    opts.layout_features = ["kern", "liga", "tnum", "lnum"]
-    opts.name_IDs = [1, 2, 4, 6]
-    opts.hinting = False
-    opts.desubroutinize = True
-    font = subset.load_font(str(src), opts)
-    sub = subset.Subsetter(opts)
-    sub.populate(unicodes=subset.parse_unicodes(unicodes))
-    sub.subset(font)
+    data = page_fonts.subset_font(
+        src,
+        subset.parse_unicodes(unicodes),
+        layout_features=("kern", "liga", "tnum", "lnum"),
+        name_ids=(1, 2, 4, 6),
+        desubroutinize=True,
+    )
     dst.parent.mkdir(parents=True, exist_ok=True)
-    subset.save_font(font, str(dst), opts)
-    return dst.stat().st_size
+    dst.write_bytes(data)
+    return len(data)
 
 
 def fonts() -> list[str]:
