@@ -13,15 +13,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import yaml
+from .toc import toc_docs
 
 MARKER = "<!-- generated: provenance -->"
 FIELDS = ["python", "numpy", "matplotlib", "ipython", "blas", "kernel", "machine"]
-
-
-def _chapters(root: Path) -> list[str]:
-    toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
-    return [c["file"] for p in toc.get("parts", []) for c in p.get("chapters", [])]
 
 
 def _title(nb: dict, doc: str) -> str:
@@ -35,7 +30,7 @@ def _title(nb: dict, doc: str) -> str:
 
 def provenance_text(root: Path) -> str:
     rows, seen = [], {}
-    for doc in _chapters(root):
+    for doc in toc_docs(root):
         path = root / f"{doc}.ipynb"
         if not path.exists():
             continue
