@@ -226,14 +226,16 @@ def test_every_notebook_can_start_on_colab():
     assert r.returncode == 0, r.stdout + "\nrun: python tools/colab_cell.py"
 
 
-def test_errata_numbers_are_printed_where_they_are_measured():
-    """The errata page quotes measured values; each must be printed by the notebook it links to."""
+@pytest.mark.parametrize("listing", ["errata.yml", "confirmed.yml"])
+def test_errata_numbers_are_printed_where_they_are_measured(listing):
+    """The errata and the confirmations quote measured values; each must be printed by the
+    notebook it links to."""
     import yaml
     from notebook_text import NUMBER, canonical
 
     year_or_section = re.compile(r"^(?:19|20)\d\d$|^48\.\d{1,2}$")
     problems = []
-    for e in yaml.safe_load((ROOT / "errata.yml").read_text(encoding="utf-8")) or []:
+    for e in yaml.safe_load((ROOT / listing).read_text(encoding="utf-8")) or []:
         path = ROOT / f"{e['where'].strip().lstrip('/')}.ipynb"
         assert path.exists(), f"errata entry points at a missing notebook: {e['where']}"
         hay = numbers_in(haystack(load(path)))
@@ -274,3 +276,20 @@ def test_text_source_is_in_sync(path):
     assert _cells(text) == _cells(load(path)), (
         f"{path.name} and {md.name} differ: edit one, then run make sync"
     )
+
+
+def test_errata_list_errors_only():
+    """A confirmation ("the four values reproduce, but ...") belongs in confirmed.yml."""
+    import yaml
+
+    confirm = re.compile(
+        r"\b(?:values|figures|losses|entries|both values|table) reproduces?\b|"
+        r"\breproduces?(?:,| exactly| as printed)|\b(?:arithmetic|trend) holds\b",
+        re.I,
+    )
+    bad = [
+        e["where"] + ": " + confirm.search(str(e["measured"])).group(0)
+        for e in yaml.safe_load((ROOT / "errata.yml").read_text(encoding="utf-8"))
+        if confirm.search(str(e["measured"]))
+    ]
+    assert not bad, f"errata.yml entries that confirm rather than correct: {bad}"
