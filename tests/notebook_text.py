@@ -565,6 +565,7 @@ def typed_figure_numbers(nb: dict) -> list[tuple[str, str]]:
     found = []
     for code in codes:
         for call, text in figure_text_literals(code):
+            text = VERSION.sub("", text)  # "Llama 3.1" is a name, not a result
             for m in RESULT_LIKE.finditer(text):
                 tok = m.group(1)
                 bare = re.sub(r"[%x×\s]", "", tok).replace(",", "")
