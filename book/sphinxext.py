@@ -2,7 +2,8 @@
 
 - ``glossary.md`` gets one sorted glossary built from ``glossary.yml``.
 - ``errata.md`` gets the table of source claims the book corrects, from ``errata.yml``.
-- ``claims.md`` gets every ``ok`` line the notebooks printed, with a link to its page.
+- ``claims.md`` gets every ``ok`` line the notebooks printed, with a link to its page, then the
+  source claims that reproduce, from ``confirmed.yml`` (errata.yml lists errors only).
 
 Each page holds a marker such as ``<!-- generated: glossary -->`` where the text goes.
 Keeping the data in YAML lets every chapter add its entries without editing a page.
@@ -179,7 +180,22 @@ def claims_text(root: Path) -> str:
         parts += [f"- {_cell_link(doc, k)} `ok` {c.replace('`', '')}" for k, c in lines]
         parts.append("")
     head = f"The notebooks check {total} claims as they run. Each line below was printed by a check that passed.\n"
-    return head + "\n" + "\n".join(parts)
+    return head + "\n" + "\n".join(parts) + "\n" + confirmed_text(root)
+
+
+def confirmed_text(root: Path) -> str:
+    """The source claims that reproduce (confirmed.yml), each with its page."""
+    entries = load_yaml_list(
+        root / "confirmed.yml", ("source", "claim", "measured", "where")
+    )
+    out = ["(source-claims-that-reproduce)=", "## Source claims that reproduce", ""]
+    for e in entries:
+        doc = e["where"].strip().lstrip("/")
+        out.append(
+            f"- {' '.join(str(e['claim']).split())} ({e['source']}): "
+            f"{' '.join(str(e['measured']).split())} {{doc}}`/{doc}`"
+        )
+    return "\n".join(out) + "\n"
 
 
 def _source_read(app, docname, source):
@@ -203,6 +219,8 @@ def _inputs_digest(root: Path, docname: str) -> str:
         for doc in toc_notebooks(root):
             h.update(doc.encode())
             h.update("\n".join(ok_lines(root / f"{doc}.ipynb")).encode())
+        f = root / "confirmed.yml"
+        h.update(f.read_bytes() if f.exists() else b"")
     else:
         f = root / f"{docname}.yml"
         h.update(f.read_bytes() if f.exists() else b"")

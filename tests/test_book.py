@@ -265,6 +265,13 @@ def test_glossary_and_errata_render(tmp_path):
         "- claim: x is 2\n  source: s.txt part 1\n  measured: x is 3\n  where: notebooks/a\n"
     )
     assert "x is 3" in sphinxext.errata_text(tmp_path)
+    (tmp_path / "confirmed.yml").write_text(
+        '- claim: "y is 4"\n  source: "s.txt part 2"\n  measured: "y is 4, as printed"\n'
+        '  where: "notebooks/b"\n'
+    )
+    text = sphinxext.confirmed_text(tmp_path)
+    assert "Source claims that reproduce" in text and "y is 4, as printed" in text
+    assert "{doc}`/notebooks/b`" in text
 
 
 def test_glossary_rejects_duplicates_and_gaps(tmp_path):
@@ -283,6 +290,7 @@ def test_real_glossary_and_errata_parse():
     sphinxext.glossary_text(root)
     sphinxext.errata_text(root)
     assert "claims" in sphinxext.claims_text(root)
+    assert "Source claims that reproduce" in sphinxext.claims_text(root)
 
 
 def test_matrix_markdown():
