@@ -49,4 +49,6 @@ NBS = notebooks()
 def test_no_twelve_words_copied_from_a_source(path: Path, source_grams):
     shared = _grams(_words(_unquoted(prose(load(path))))) & source_grams
     runs = sorted(" ".join(g) for g in shared)
-    assert not runs, f"{path.name}: {len(runs)} 12-word runs copied from a source: {runs[:3]}"
+    assert not runs, (
+        f"{path.name}: {len(runs)} 12-word runs copied from a source: {runs[:3]}"
+    )
