@@ -36,6 +36,7 @@ assert np.allclose(a @ a.T, np.einsum("ij,kj->ik", a, a))
 blas = [i for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas"]
 b = blas[0] if blas else {}
 groups = [g for g in ("X86_V2", "X86_V3", "X86_V4", "ASIMD", "SVE") if f.get(g)]
+groups = groups or [g for g in ("SSE42", "AVX2", "AVX512F", "AVX512_SKX") if f.get(g)]  # numpy < 2.3
 print(json.dumps({"numpy": np.__version__, "blas": b.get("internal_api", "none"),
                   "version": b.get("version", ""), "kernel": b.get("architecture", ""),
                   "threads": b.get("num_threads", 0), "simd": groups}))
