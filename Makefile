@@ -145,3 +145,14 @@ freeze:
 
 clean:
 	rm -rf _build site-assets
+
+## make pdf: the whole book as one PDF, _build/pdf/measured.pdf, printed offline by Debian's
+## chromium from the stored outputs (tools/pdf.py), then checked (tests/test_pdf.py). About
+## three minutes, so make test runs only a one-page smoke of it; make soak runs this.
+## If _build/html exists the PDF is copied into its _static/, where the download menu links it.
+.PHONY: pdf pdf-deps
+pdf-deps: chromium
+	@fc-list | grep -qi lohit || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-lohit-deva >/dev/null; }
+pdf: install assets pdf-deps
+	$(BIN)/python tools/pdf.py
+	BOOK_PDF=_build/pdf/summary.json $(BIN)/python -m pytest -q tests/test_pdf.py

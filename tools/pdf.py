@@ -66,6 +66,27 @@ def chapter_title(root: Path, doc: str) -> str:
     return re.sub(r"[`*_]", "", m.group(1)).strip() if m else doc
 
 
+# Runs in the page: one line under each slider saying what it varies and where it is printed at
+# (print.css hides the controls, which would be dead widgets on paper). Returns how many.
+SLIDER_LINES = r"""() => {
+  let n = 0;
+  for (const s of document.querySelectorAll('.book-slider')) {
+    if (s.querySelector('.book-slider-print')) { n += 1; continue; }
+    const data = JSON.parse(s.querySelector('script[type="application/json"]').textContent);
+    const knobs = [...s.querySelectorAll('.book-slider-controls label')].map((lab, i) => ({
+      name: lab.firstChild.textContent.trim(), values: data.labels[i],
+      shown: lab.querySelector('output').textContent.trim()}));
+    const varies = knobs.map(k => `${k.name} over ${k.values.join(', ')}`).join(', and ');
+    const shown = knobs.map(k => `${k.name} = ${k.shown}`).join(', ');
+    const line = document.createElement('p');
+    line.className = 'book-slider-print';
+    line.textContent = `On the site this figure is a slider: it varies ${varies}. Printed at ${shown}.`;
+    s.querySelector('img').before(line);
+    n += 1;
+  }
+  return n;
+}"""
+
 # Runs in the page: the book's front matter, part pages and slider lines. Returns what it saw.
 PREPARE = r"""(meta) => {
   const article = document.querySelector('article.bd-article');
@@ -104,28 +125,22 @@ PREPARE = r"""(meta) => {
     }
   });
   article.prepend(title, contents);
-  let sliders = 0;
-  for (const s of document.querySelectorAll('.book-slider')) {
-    const data = JSON.parse(s.querySelector('script[type="application/json"]').textContent);
-    const knobs = [...s.querySelectorAll('.book-slider-controls label')].map((lab, i) => ({
-      name: lab.firstChild.textContent.trim(), values: data.labels[i],
-      shown: lab.querySelector('output').textContent.trim()}));
-    const varies = knobs.map(k => `${k.name} over ${k.values.join(', ')}`).join(', and ');
-    const shown = knobs.map(k => `${k.name} = ${k.shown}`).join(', ');
-    const line = el('p', 'book-slider-print');
-    line.textContent = `On the site this figure is a slider: it varies ${varies}. Printed at ${shown}.`;
-    s.querySelector('img').before(line);
-    sliders += 1;
-  }
+  const sliders = (__SLIDER_LINES__)();
   return {chapters, sliders, figures: document.querySelectorAll('img.book-figure').length,
           images: article.querySelectorAll('img').length, intro: {id: intro.id, title: introTitle}};
 }"""
 
+PREPARE = PREPARE.replace("__SLIDER_LINES__", SLIDER_LINES)
+
+# Runs in the page after the print media is on: waits for MathJax, fonts and images, then
+# reports the typeset formulas and any code block still wider than its box (clipped on paper).
 SETTLE = r"""async () => {
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
   await document.fonts.ready;
   await Promise.all([...document.images].map(i => i.decode().catch(() => null)));
-  return document.querySelectorAll('mjx-container').length;
+  const wide = [...document.querySelectorAll('article pre')].filter(p => p.scrollWidth > p.clientWidth + 1);
+  return {math: document.querySelectorAll('mjx-container').length,
+          wide_code: wide.map(p => p.textContent.slice(0, 60))};
 }"""
 
 
@@ -169,6 +184,90 @@ def page_of_destinations(path: Path) -> dict[str, int]:
             for name, d in r.named_destinations.items()}
 
 
+_TOKENS = re.compile(rb"/([^\s/<>\[\]()]+)\s+[-\d.]+\s+Tf|<([0-9A-Fa-f\s]*)>\s*Tj|\[([^\]]*)\]\s*TJ"
+                     rb"|/([^\s/<>\[\]()]+)\s+Do\b")
+
+
+def inspect(path: Path) -> dict:
+    """What a reader's viewer would find: pages, outline, images drawn, fonts, links, and any
+    glyph drawn as .notdef (glyph 0 of a CID font: the box or blank a missing character prints as)."""
+    from pypdf import PdfReader
+    from pypdf.generic import IndirectObject
+
+    r = PdfReader(str(path))
+    outline = []
+
+    def walk(items, depth):
+        for it in items:
+            if isinstance(it, list):
+                walk(it, depth + 1)
+            else:
+                outline.append((depth, str(it.title)))
+    walk(r.outline, 0)
+    fonts, notdef, draws = {}, {}, []
+
+    def font_info(ref):
+        f = ref.get_object()
+        sub = str(f.get("/Subtype"))
+        desc = (f["/DescendantFonts"][0].get_object() if sub == "/Type0" else f).get("/FontDescriptor")
+        desc = desc.get_object() if desc is not None else {}
+        embedded = sub == "/Type3" or any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+        return {"name": str(f.get("/BaseFont", "[type 3]")).lstrip("/"), "subtype": sub, "embedded": embedded}
+
+    def key(ref):
+        return ref.idnum if isinstance(ref, IndirectObject) else id(ref)
+
+    def scan(data: bytes, res, page_no):
+        fmap, xmap = {}, {}
+        for name, ref in (res.get("/Font") or {}).items():
+            if key(ref) not in fonts:
+                fonts[key(ref)] = font_info(ref)
+            fmap[name.lstrip("/")] = key(ref)
+        for name, ref in (res.get("/XObject") or {}).items():
+            xmap[name.lstrip("/")] = ref
+        current = None
+        for m in _TOKENS.finditer(data):
+            if m.group(4) is not None:  # an XObject drawn: an image, or a form holding more
+                ref = xmap.get(m.group(4).decode("latin-1"))
+                x = ref.get_object() if ref is not None else None
+                if x is not None and x.get("/Subtype") == "/Image":
+                    draws.append((page_no, key(ref)))
+                elif x is not None and x.get("/Subtype") == "/Form":
+                    scan(x.get_data(), x.get("/Resources") or res, page_no)
+                continue
+            if m.group(1) is not None:
+                current = fmap.get(m.group(1).decode("latin-1"))
+                continue
+            if current is None or fonts[current]["subtype"] != "/Type0":
+                continue
+            hexes = [m.group(2)] if m.group(2) is not None else re.findall(rb"<([0-9A-Fa-f\s]*)>", m.group(3))
+            for h in hexes:
+                h = re.sub(rb"\s", b"", h)
+                if any(h[i:i + 4] == b"0000" for i in range(0, len(h), 4)):
+                    notdef.setdefault(fonts[current]["name"], set()).add(page_no)
+
+    links, broken = 0, []
+    dests = r.named_destinations
+    for i, page in enumerate(r.pages, start=1):
+        contents = page.get_contents()
+        scan(contents.get_data() if contents is not None else b"", page.get("/Resources") or {}, i)
+        for a in page.get("/Annots") or []:
+            a = a.get_object()
+            d = a.get("/Dest")
+            if d is None and a.get("/A") is not None:
+                d = a["/A"].get_object().get("/D")
+            if d is None:
+                continue
+            links += 1
+            if not isinstance(d, list) and str(d) not in dests and str(d).lstrip("/") not in dests:
+                broken.append((i, str(d)))
+    return {"pages": len(r.pages), "outline": outline, "images": len(draws),
+            "image_pages": [p for p, _ in draws],
+            "fonts": sorted({(f["name"], f["subtype"], f["embedded"]) for f in fonts.values()}),
+            "notdef": {k: sorted(v) for k, v in notdef.items()},
+            "destinations": len(dests), "internal_links": links, "broken_links": broken}
+
+
 def print_page(url: str, out: Path, short: str = "") -> dict:
     """Print one built page as it is (the smoke test's route): same browser, same stylesheet."""
     from playwright.sync_api import sync_playwright
@@ -179,11 +278,12 @@ def print_page(url: str, out: Path, short: str = "") -> dict:
         page = b.new_page()
         _offline(page, refused)
         page.goto(url, wait_until="load", timeout=120_000)
+        sliders = page.evaluate(SLIDER_LINES)
         page.emulate_media(media="print")
-        math = page.evaluate(SETTLE)
+        seen = page.evaluate(SETTLE)
         _pdf(page, out, short)
         b.close()
-    return {"math": math, "refused": refused}
+    return {**seen, "sliders": sliders, "refused": refused}
 
 
 def build_html(out: Path) -> Path:
@@ -215,7 +315,7 @@ def book(out: Path = OUT) -> dict:
             page.goto(f"{base}/intro.html", wait_until="load", timeout=180_000)
             seen = page.evaluate(PREPARE, meta)
             page.emulate_media(media="print")
-            seen["math"] = page.evaluate(SETTLE)
+            seen.update(page.evaluate(SETTLE))
             short = meta["title"].split(":")[0]
             with tempfile.TemporaryDirectory() as tmp:
                 first = Path(tmp) / "first.pdf"
