@@ -149,8 +149,8 @@ clean:
 	rm -rf _build site-assets
 
 ## make pdf: the whole book as one PDF, _build/pdf/measured.pdf, printed offline by Debian's
-## chromium from the stored outputs (tools/pdf.py), then checked (tests/test_pdf.py). About
-## so make test runs only a one-page smoke of it (tests/test_pdf.py); make soak runs this.
+## chromium from the stored outputs (tools/pdf.py), then checked (tests/test_pdf.py). Two
+## minutes or more, so make test runs only a one-page smoke of it (tests/test_pdf.py); make soak runs this.
 ## If _build/html exists the PDF is copied into its _static/, where the download menu links it.
 .PHONY: pdf pdf-deps
 pdf-deps: chromium
