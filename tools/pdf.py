@@ -95,6 +95,7 @@ PREPARE = r"""(meta) => {
   if (wrappers.length !== meta.parts.length)
     throw new Error(`${wrappers.length} toctree parts in the page, ${meta.parts.length} in _toc.yml`);
   document.title = meta.title;
+  document.documentElement.classList.add('book-pdf');
   const el = (tag, cls, html) => { const e = document.createElement(tag);
     if (cls) e.className = cls; if (html !== undefined) e.innerHTML = html; return e; };
   const esc = s => s.replace(/[&<>"]/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'}[c]));
