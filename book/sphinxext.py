@@ -340,10 +340,16 @@ def _pdf_button(app, pagename, templatename, context, doctree):
         return
     for group in context.get("header_buttons", []):
         if group.get("label") == "download-buttons":
-            group["buttons"].append({
-                "type": "link", "url": context["pathto"](f"_static/{pdf_name(_root(app))}", 1),
-                "text": "The whole book (.pdf)", "tooltip": "Download the whole book as one PDF",
-                "icon": "fas fa-book", "label": "download-book-pdf-button"})
+            group["buttons"].append(
+                {
+                    "type": "link",
+                    "url": context["pathto"](f"_static/{pdf_name(_root(app))}", 1),
+                    "text": "The whole book (.pdf)",
+                    "tooltip": "Download the whole book as one PDF",
+                    "icon": "fas fa-book",
+                    "label": "download-book-pdf-button",
+                }
+            )
 
 
 def _copy_pdf(app, out: Path) -> None:

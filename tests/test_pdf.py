@@ -9,6 +9,7 @@ Two levels, because the whole book takes minutes to print:
   wrote: page count, one image per figure and slider, an outline entry per chapter in _toc.yml
   in its part, every font embedded, no .notdef glyph, every internal link resolved.
 """
+
 from __future__ import annotations
 
 import json
@@ -31,23 +32,30 @@ CHROMIUM = Path(pdf.CHROMIUM).exists()
 
 def _squash(s: str) -> str:
     """A title without spaces, with Sphinx's curly quotes made straight again."""
-    s = s.translate(str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'}))
+    s = s.translate(
+        str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+    )
     return re.sub(r"\s+", "", s)
 
 
 def figures_and_sliders(html: str) -> tuple[int, int]:
-    return (len(re.findall(r'<img class="book-figure"', html)),
-            len(re.findall(r'<div class="book-slider" id=', html)))
+    return (
+        len(re.findall(r'<img class="book-figure"', html)),
+        len(re.findall(r'<div class="book-slider" id=', html)),
+    )
 
 
 def glyph_and_font_problems(seen: dict) -> list[str]:
     bad = [f"font {n} ({t}) is not embedded" for n, t, emb in seen["fonts"] if not emb]
-    bad += [f"{font}: .notdef glyphs (missing characters) on pages {pages[:10]}"
-            for font, pages in seen["notdef"].items()]
+    bad += [
+        f"{font}: .notdef glyphs (missing characters) on pages {pages[:10]}"
+        for font, pages in seen["notdef"].items()
+    ]
     return bad
 
 
 # --- make test: the smoke ------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def smoke(tmp_path_factory):
@@ -79,9 +87,14 @@ def test_smoke_page_prints_offline_with_every_figure_and_slider(smoke):
 def test_smoke_page_has_every_glyph_math_and_wrapped_code(smoke):
     printed, seen, _ = smoke
     assert not glyph_and_font_problems(seen), glyph_and_font_problems(seen)
-    assert not printed["wide_code"], f"code wider than the page: {printed['wide_code'][:3]}"
+    assert not printed["wide_code"], (
+        f"code wider than the page: {printed['wide_code'][:3]}"
+    )
     title = pdf.chapter_title(ROOT, "notebooks/part2/17-tokenization")
-    assert any(_squash(title) in _squash(t) for _, t in seen["outline"]), (title, seen["outline"][:5])
+    assert any(_squash(title) in _squash(t) for _, t in seen["outline"]), (
+        title,
+        seen["outline"][:5],
+    )
 
 
 def test_download_menu_offers_the_whole_book_pdf():
@@ -91,14 +104,21 @@ def test_download_menu_offers_the_whole_book_pdf():
     name = pdf.pdf_name(ROOT)
     html = page.read_text(encoding="utf-8")
     assert "download-book-pdf-button" in html
-    assert re.search(rf'href="(\.\./)*_static/{re.escape(name)}"', html), "the whole-book link is missing"
-    assert re.search(r'<link[^>]*href="(\.\./)*_static/print\.css[^"]*"[^>]*media="print"', html) or \
-        re.search(r'<link[^>]*media="print"[^>]*href="(\.\./)*_static/print\.css', html), "no print stylesheet"
+    assert re.search(rf'href="(\.\./)*_static/{re.escape(name)}"', html), (
+        "the whole-book link is missing"
+    )
+    assert re.search(
+        r'<link[^>]*href="(\.\./)*_static/print\.css[^"]*"[^>]*media="print"', html
+    ) or re.search(
+        r'<link[^>]*media="print"[^>]*href="(\.\./)*_static/print\.css', html
+    ), "no print stylesheet"
 
 
 # --- make pdf / make soak: the whole book ---------------------------------------------------
 
-needs_book = pytest.mark.skipif(not SUMMARY, reason="the whole-book checks run in make pdf (BOOK_PDF)")
+needs_book = pytest.mark.skipif(
+    not SUMMARY, reason="the whole-book checks run in make pdf (BOOK_PDF)"
+)
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +126,11 @@ def book():
     summary = json.loads(Path(SUMMARY).read_text(encoding="utf-8"))
     path = ROOT / summary["pdf"]
     assert path.exists(), path
-    return summary, pdf.inspect(path), (ROOT / summary["html"]).read_text(encoding="utf-8")
+    return (
+        summary,
+        pdf.inspect(path),
+        (ROOT / summary["html"]).read_text(encoding="utf-8"),
+    )
 
 
 @needs_book
@@ -115,7 +139,9 @@ def test_book_page_count_is_plausible(book):
     meta = pdf.book_meta()
     assert summary["pages"] == seen["pages"]
     assert len(meta["chapters"]) * 3 <= seen["pages"] <= 1500, seen["pages"]
-    assert summary["contents_pages_stable"], "the contents' page numbers moved between the prints"
+    assert summary["contents_pages_stable"], (
+        "the contents' page numbers moved between the prints"
+    )
     assert not summary["refused"], summary["refused"]
 
 
@@ -148,7 +174,11 @@ def test_book_outline_lists_every_chapter_in_its_part(book):
         got = under.get(part["caption"], [])
         want = [_squash(pdf.chapter_title(ROOT, c["file"])) for c in part["chapters"]]
         missing += [w for w in want if not any(w in g for g in got)]
-        order = [next(i for i, g in enumerate(got) if w in g) for w in want if any(w in g for g in got)]
+        order = [
+            next(i for i, g in enumerate(got) if w in g)
+            for w in want
+            if any(w in g for g in got)
+        ]
         assert order == sorted(order), f"chapters of {part['caption']} out of order"
     assert not missing, f"chapters missing from the outline: {missing}"
 
@@ -158,7 +188,12 @@ def test_book_has_every_glyph_and_embeds_every_font(book):
     _, seen, _ = book
     assert not glyph_and_font_problems(seen), glyph_and_font_problems(seen)
     names = " ".join(n for n, _, _ in seen["fonts"])
-    for face in ("IBMPlexSans-Regular", "IBMPlexMono-Regular", "IBMPlexSansKR", "IBMPlexSansJP"):
+    for face in (
+        "IBMPlexSans-Regular",
+        "IBMPlexMono-Regular",
+        "IBMPlexSansKR",
+        "IBMPlexSansJP",
+    ):
         assert face in names, f"{face} is not in the PDF: {names}"
 
 
@@ -167,7 +202,9 @@ def test_book_code_wraps_math_typesets_links_resolve(book):
     summary, seen, _ = book
     assert not summary["wide_code"], summary["wide_code"][:3]
     assert summary["math"] > 100, summary["math"]
-    assert seen["internal_links"] > len(pdf.book_meta()["chapters"]), seen["internal_links"]
+    assert seen["internal_links"] > len(pdf.book_meta()["chapters"]), seen[
+        "internal_links"
+    ]
     assert not seen["broken_links"], seen["broken_links"][:10]
 
 
@@ -179,4 +216,3 @@ def test_site_copy_is_current_when_the_site_is_built(book):
         pytest.skip("no _build/html to copy into")
     copy = site / "_static" / Path(summary["pdf"]).name
     assert copy.exists() and copy.read_bytes() == (ROOT / summary["pdf"]).read_bytes()
-

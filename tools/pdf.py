@@ -13,6 +13,7 @@ is given a title page, a contents list, a page per part and one line under each 
 it varies (its controls are hidden by book/static/print.css); the print is made twice, the first
 to learn on which page each chapter starts, for the contents. A JSON summary is written beside it.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,21 +38,35 @@ from book.sphinxext import pdf_name  # noqa: E402
 
 OUT = ROOT / "_build" / "pdf"
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 MARGIN = {"top": "16mm", "bottom": "18mm", "left": "16mm", "right": "16mm"}
-FOOTER = ('<div style="width:100%;font-size:7.5pt;color:#555;padding:0 16mm;display:flex;'
-          'justify-content:space-between;font-family:sans-serif"><span>{short}</span>'
-          '<span class="pageNumber"></span></div>')
+FOOTER = (
+    '<div style="width:100%;font-size:7.5pt;color:#555;padding:0 16mm;display:flex;'
+    'justify-content:space-between;font-family:sans-serif"><span>{short}</span>'
+    '<span class="pageNumber"></span></div>'
+)
 
 
 def book_meta(root: Path = ROOT) -> dict:
     cfg = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8"))
     toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
-    return {"title": cfg.get("title", ""), "author": cfg.get("author", ""),
-            "copyright": str(cfg.get("copyright", "")),
-            "parts": [p["caption"] for p in toc.get("parts", [])],
-            "chapters": [c["file"] for p in toc.get("parts", []) for c in p.get("chapters", [])]}
+    return {
+        "title": cfg.get("title", ""),
+        "author": cfg.get("author", ""),
+        "copyright": str(cfg.get("copyright", "")),
+        "parts": [p["caption"] for p in toc.get("parts", [])],
+        "chapters": [
+            c["file"] for p in toc.get("parts", []) for c in p.get("chapters", [])
+        ],
+    }
 
 
 def chapter_title(root: Path, doc: str) -> str:
@@ -59,7 +74,9 @@ def chapter_title(root: Path, doc: str) -> str:
     nb, md = root / f"{doc}.ipynb", root / f"{doc}.md"
     if nb.exists():
         cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
-        text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        text = "\n".join(
+            "".join(c["source"]) for c in cells if c["cell_type"] == "markdown"
+        )
     else:
         text = md.read_text(encoding="utf-8")
     m = re.search(r"^# (.+)$", text, re.M)
@@ -150,7 +167,9 @@ def _serve(directory: Path):
         def log_message(self, *args):
             pass
 
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(directory)))
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(directory))
+    )
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return f"http://127.0.0.1:{httpd.server_address[1]}", httpd.shutdown
 
@@ -167,13 +186,22 @@ def _offline(page, refused: list):
         else:
             refused.append(r.request.url)
             r.abort()
+
     page.route("**/*", route)
 
 
 def _pdf(page, path: Path, short: str):
-    page.pdf(path=str(path), format="A4", print_background=True, margin=MARGIN, outline=True,
-             tagged=True, display_header_footer=True, header_template="<span></span>",
-             footer_template=FOOTER.format(short=short))
+    page.pdf(
+        path=str(path),
+        format="A4",
+        print_background=True,
+        margin=MARGIN,
+        outline=True,
+        tagged=True,
+        display_header_footer=True,
+        header_template="<span></span>",
+        footer_template=FOOTER.format(short=short),
+    )
 
 
 def page_of_destinations(path: Path) -> dict[str, int]:
@@ -181,12 +209,16 @@ def page_of_destinations(path: Path) -> dict[str, int]:
     from pypdf import PdfReader
 
     r = PdfReader(str(path))
-    return {str(name).lstrip("/"): r.get_destination_page_number(d) + 1
-            for name, d in r.named_destinations.items()}
+    return {
+        str(name).lstrip("/"): r.get_destination_page_number(d) + 1
+        for name, d in r.named_destinations.items()
+    }
 
 
-_TOKENS = re.compile(rb"/([^\s/<>\[\]()]+)\s+[-\d.]+\s+Tf|<([0-9A-Fa-f\s]*)>\s*Tj|\[([^\]]*)\]\s*TJ"
-                     rb"|/([^\s/<>\[\]()]+)\s+Do\b")
+_TOKENS = re.compile(
+    rb"/([^\s/<>\[\]()]+)\s+[-\d.]+\s+Tf|<([0-9A-Fa-f\s]*)>\s*Tj|\[([^\]]*)\]\s*TJ"
+    rb"|/([^\s/<>\[\]()]+)\s+Do\b"
+)
 
 
 def inspect(path: Path) -> dict:
@@ -204,16 +236,25 @@ def inspect(path: Path) -> dict:
                 walk(it, depth + 1)
             else:
                 outline.append((depth, str(it.title)))
+
     walk(r.outline, 0)
     fonts, notdef, draws = {}, {}, []
 
     def font_info(ref):
         f = ref.get_object()
         sub = str(f.get("/Subtype"))
-        desc = (f["/DescendantFonts"][0].get_object() if sub == "/Type0" else f).get("/FontDescriptor")
+        desc = (f["/DescendantFonts"][0].get_object() if sub == "/Type0" else f).get(
+            "/FontDescriptor"
+        )
         desc = desc.get_object() if desc is not None else {}
-        embedded = sub == "/Type3" or any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3"))
-        return {"name": str(f.get("/BaseFont", "[type 3]")).lstrip("/"), "subtype": sub, "embedded": embedded}
+        embedded = sub == "/Type3" or any(
+            k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3")
+        )
+        return {
+            "name": str(f.get("/BaseFont", "[type 3]")).lstrip("/"),
+            "subtype": sub,
+            "embedded": embedded,
+        }
 
     def key(ref):
         return ref.idnum if isinstance(ref, IndirectObject) else id(ref)
@@ -228,7 +269,8 @@ def inspect(path: Path) -> dict:
             xmap[name.lstrip("/")] = ref
         current = None
         for m in _TOKENS.finditer(data):
-            if m.group(4) is not None:  # an XObject drawn: an image, or a form holding more
+            # An XObject drawn: an image, or a form holding more.
+            if m.group(4) is not None:
                 ref = xmap.get(m.group(4).decode("latin-1"))
                 x = ref.get_object() if ref is not None else None
                 if x is not None and x.get("/Subtype") == "/Image":
@@ -241,17 +283,25 @@ def inspect(path: Path) -> dict:
                 continue
             if current is None or fonts[current]["subtype"] != "/Type0":
                 continue
-            hexes = [m.group(2)] if m.group(2) is not None else re.findall(rb"<([0-9A-Fa-f\s]*)>", m.group(3))
+            hexes = (
+                [m.group(2)]
+                if m.group(2) is not None
+                else re.findall(rb"<([0-9A-Fa-f\s]*)>", m.group(3))
+            )
             for h in hexes:
                 h = re.sub(rb"\s", b"", h)
-                if any(h[i:i + 4] == b"0000" for i in range(0, len(h), 4)):
+                if any(h[i : i + 4] == b"0000" for i in range(0, len(h), 4)):
                     notdef.setdefault(fonts[current]["name"], set()).add(page_no)
 
     links, broken = 0, []
     dests = r.named_destinations
     for i, page in enumerate(r.pages, start=1):
         contents = page.get_contents()
-        scan(contents.get_data() if contents is not None else b"", page.get("/Resources") or {}, i)
+        scan(
+            contents.get_data() if contents is not None else b"",
+            page.get("/Resources") or {},
+            i,
+        )
         for a in page.get("/Annots") or []:
             a = a.get_object()
             d = a.get("/Dest")
@@ -260,13 +310,25 @@ def inspect(path: Path) -> dict:
             if d is None:
                 continue
             links += 1
-            if not isinstance(d, list) and str(d) not in dests and str(d).lstrip("/") not in dests:
+            if (
+                not isinstance(d, list)
+                and str(d) not in dests
+                and str(d).lstrip("/") not in dests
+            ):
                 broken.append((i, str(d)))
-    return {"pages": len(r.pages), "outline": outline, "images": len(draws),
-            "image_pages": [p for p, _ in draws],
-            "fonts": sorted({(f["name"], f["subtype"], f["embedded"]) for f in fonts.values()}),
-            "notdef": {k: sorted(v) for k, v in notdef.items()},
-            "destinations": len(dests), "internal_links": links, "broken_links": broken}
+    return {
+        "pages": len(r.pages),
+        "outline": outline,
+        "images": len(draws),
+        "image_pages": [p for p, _ in draws],
+        "fonts": sorted(
+            {(f["name"], f["subtype"], f["embedded"]) for f in fonts.values()}
+        ),
+        "notdef": {k: sorted(v) for k, v in notdef.items()},
+        "destinations": len(dests),
+        "internal_links": links,
+        "broken_links": broken,
+    }
 
 
 def print_page(url: str, out: Path, short: str = "") -> dict:
@@ -289,10 +351,29 @@ def print_page(url: str, out: Path, short: str = "") -> dict:
 
 def build_html(out: Path) -> Path:
     cfg = out / "config.yml"
-    subprocess.run([sys.executable, str(ROOT / "tools" / "ci_config.py"), str(cfg)], check=True, cwd=ROOT)
-    subprocess.run([str(Path(sys.executable).parent / "jupyter-book"), "build", ".", "--builder", "singlehtml",
-                    "-W", "--keep-going", "--config", str(cfg), "--path-output", str(out / "src")],
-                   check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "ci_config.py"), str(cfg)],
+        check=True,
+        cwd=ROOT,
+    )
+    subprocess.run(
+        [
+            str(Path(sys.executable).parent / "jupyter-book"),
+            "build",
+            ".",
+            "--builder",
+            "singlehtml",
+            "-W",
+            "--keep-going",
+            "--config",
+            str(cfg),
+            "--path-output",
+            str(out / "src"),
+        ],
+        check=True,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+    )
     return out / "src" / "_build" / "singlehtml"
 
 
@@ -322,21 +403,29 @@ def book(out: Path = OUT) -> dict:
                 first = Path(tmp) / "first.pdf"
                 _pdf(page, first, short)
                 pages = page_of_destinations(first)
-            page.evaluate("""(pages) => { for (const s of document.querySelectorAll('.book-pdf-contents .page'))
-                               s.textContent = pages[s.dataset.for] || ''; }""", pages)
+            page.evaluate(
+                """(pages) => { for (const s of document.querySelectorAll('.book-pdf-contents .page'))
+                               s.textContent = pages[s.dataset.for] || ''; }""",
+                pages,
+            )
             _pdf(page, target, short)
             b.close()
     finally:
         stop()
     reader = PdfReader(str(target))
     starts = page_of_destinations(target)
-    seen.update({
-        "pdf": str(target.relative_to(ROOT)), "html": str((site / "intro.html").relative_to(ROOT)),
-        "pages": len(reader.pages), "bytes": target.stat().st_size,
-        "seconds": round(time.perf_counter() - t0, 1), "html_seconds": round(t_html, 1),
-        "refused": refused,
-        "contents_pages_stable": all(starts.get(k) == v for k, v in pages.items()),
-    })
+    seen.update(
+        {
+            "pdf": str(target.relative_to(ROOT)),
+            "html": str((site / "intro.html").relative_to(ROOT)),
+            "pages": len(reader.pages),
+            "bytes": target.stat().st_size,
+            "seconds": round(time.perf_counter() - t0, 1),
+            "html_seconds": round(t_html, 1),
+            "refused": refused,
+            "contents_pages_stable": all(starts.get(k) == v for k, v in pages.items()),
+        }
+    )
     (out / "summary.json").write_text(json.dumps(seen, indent=1), encoding="utf-8")
     html = ROOT / "_build" / "html"
     if html.is_dir():  # the site's download menu links _static/<name>.pdf
@@ -347,7 +436,9 @@ def book(out: Path = OUT) -> dict:
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--page", nargs=2, metavar=("URL", "OUT"), help="print one built page")
+    ap.add_argument(
+        "--page", nargs=2, metavar=("URL", "OUT"), help="print one built page"
+    )
     a = ap.parse_args(argv)
     if a.page:
         print(json.dumps(print_page(a.page[0], Path(a.page[1]))))
@@ -355,9 +446,11 @@ def main(argv=None):
     s = book()
     if s["refused"]:
         sys.exit(f"pdf: the page asked other hosts for {s['refused'][:5]}")
-    print(f"pdf: {s['pdf']}: {s['pages']} pages, {s['bytes'] / 1e6:.1f} MB, {s['figures']} figures, "
-          f"{s['sliders']} sliders, {len(s['chapters'])} chapters, in {s['seconds']} s "
-          f"(html {s['html_seconds']} s)")
+    print(
+        f"pdf: {s['pdf']}: {s['pages']} pages, {s['bytes'] / 1e6:.1f} MB, {s['figures']} figures, "
+        f"{s['sliders']} sliders, {len(s['chapters'])} chapters, in {s['seconds']} s "
+        f"(html {s['html_seconds']} s)"
+    )
 
 
 if __name__ == "__main__":
