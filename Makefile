@@ -81,10 +81,10 @@ NBVAL := $(BIN)/python -m pytest -q --nbval notebooks -n 2 --dist loadfile \
 ## thread in a shuffled notebook order; then on another kernel (tools/blas_env.py picks one this
 ## CPU runs) with numpy's widest SIMD dispatch disabled and two threads. No printed digit may
 ## depend on the kernel, the SIMD path, the thread count or the order.
-test: install assets chromium
+test: install assets chromium pdf-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest -q tests --ignore=tests/test_site.py
+	$(BIN)/python -m pytest -q tests --ignore=tests/test_site.py --ignore=tests/test_pdf.py
 	@echo "nbval 1 of 2: this machine's BLAS kernel, one thread, notebook order shuffle:$(SEED)"
 	@OPENBLAS_NUM_THREADS=1 $(BIN)/python tools/blas_env.py info
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 BOOK_ORDER=shuffle:$(SEED) $(NBVAL)
@@ -94,10 +94,11 @@ test: install assets chromium
 	env $$other OPENBLAS_NUM_THREADS=2 OMP_NUM_THREADS=2 MKL_NUM_THREADS=2 $(NBVAL)
 	$(BIN)/python tools/ci_config.py _build/test-config.yml
 	$(BIN)/jupyter-book build . -W --keep-going --config _build/test-config.yml --path-output _build/test
-	$(BIN)/python -m pytest -q tests/test_site.py
+	$(BIN)/python -m pytest -q tests/test_site.py tests/test_pdf.py
 
 ## make soak: nbval on every BLAS kernel this CPU runs, each with one and two threads, in shuffled
-## orders, the odd runs with numpy's widest SIMD dispatch disabled too; then make matrix.
+## orders, the odd runs with numpy's widest SIMD dispatch disabled too; then make matrix, and
+## make pdf (the whole printed book and its checks).
 soak: install
 	@i=0; for k in $$($(BIN)/python tools/blas_env.py all); do for t in 1 2; do i=$$((i + 1)); \
 	  simd=""; [ $$((i % 2)) = 1 ] && simd="$$($(BIN)/python tools/blas_env.py other | tr ' ' '\n' | grep NPY_ || true)"; \
@@ -106,6 +107,7 @@ soak: install
 	  env $$k $$simd OPENBLAS_NUM_THREADS=$$t OMP_NUM_THREADS=$$t BOOK_ORDER=shuffle:$$i $(NBVAL) || exit 1; \
 	done; done
 	$(MAKE) --no-print-directory matrix
+	$(MAKE) --no-print-directory pdf
 
 ## make bench: one table of build, test, notebook, slider and page timings and weights.
 bench: install assets chromium
@@ -145,3 +147,14 @@ freeze:
 
 clean:
 	rm -rf _build site-assets
+
+## make pdf: the whole book as one PDF, _build/pdf/measured.pdf, printed offline by Debian's
+## chromium from the stored outputs (tools/pdf.py), then checked (tests/test_pdf.py). Two
+## minutes or more, so make test runs only a one-page smoke of it (tests/test_pdf.py); make soak runs this.
+## If _build/html exists the PDF is copied into its _static/, where the download menu links it.
+.PHONY: pdf pdf-deps
+pdf-deps: chromium
+	@fc-list | grep -qi lohit || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-lohit-deva >/dev/null; }
+pdf: install assets pdf-deps
+	$(BIN)/python tools/pdf.py
+	BOOK_PDF=_build/pdf/summary.json $(BIN)/python -m pytest -q tests/test_pdf.py

@@ -4,6 +4,8 @@
 - ``errata.md`` gets the table of source claims the book corrects, from ``errata.yml``.
 - ``claims.md`` gets every ``ok`` line the notebooks printed, with a link to its page, then the
   source claims that reproduce, from ``confirmed.yml`` (errata.yml lists errors only).
+- Every page gets the print stylesheet (``book/static/print.css``), and the download menu
+  offers the whole-book PDF that ``make pdf`` builds (tools/pdf.py).
 
 Each page holds a marker such as ``<!-- generated: glossary -->`` where the text goes.
 Keeping the data in YAML lets every chapter add its entries without editing a page.
@@ -272,6 +274,7 @@ def _postprocess(app, exception):
         return
     out = Path(app.outdir)
     _sync_static(app, out)
+    _copy_pdf(app, out)
     written = [
         Path(app.builder.get_outfilename(p)) for p in getattr(app, "_book_written", ())
     ]
@@ -328,7 +331,60 @@ def _no_favicon_request(app, pagename, templatename, context, doctree):
     )
 
 
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+def pdf_name(root: Path) -> str:
+    """The whole-book PDF's file name: the repository's name (``measured.pdf``)."""
+    cfg = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8")) or {}
+    url = str((cfg.get("repository") or {}).get("url") or "book").rstrip("/")
+    return f"{url.rsplit('/', 1)[-1] or 'book'}.pdf"
+
+
+def _print_css(app, config):
+    """The print stylesheet ships from book/static beside what site-assets/ holds."""
+    if str(STATIC) not in [str(p) for p in config.html_static_path]:
+        config.html_static_path.append(str(STATIC))
+    app.add_css_file("print.css", media="print")
+
+
+def _pdf_button(app, pagename, templatename, context, doctree):
+    """Offer the whole-book PDF in the theme's download menu, beside "print to PDF".
+
+    The file is not built by `make book` (it takes a minute more); `make pdf` builds it into
+    _build/pdf/ and copies it to _static/ of _build/html, and an html build finding it there
+    copies it again (see _copy_pdf). The link is relative, so the site stays offline."""
+    if app.builder.name != "html":
+        return
+    for group in context.get("header_buttons", []):
+        if group.get("label") == "download-buttons":
+            group["buttons"].append(
+                {
+                    "type": "link",
+                    "url": context["pathto"](f"_static/{pdf_name(_root(app))}", 1),
+                    "text": "The whole book (.pdf)",
+                    "tooltip": "Download the whole book as one PDF",
+                    "icon": "fas fa-book",
+                    "label": "download-book-pdf-button",
+                }
+            )
+
+
+def _copy_pdf(app, out: Path) -> None:
+    import shutil
+
+    if app.builder.name != "html":
+        return
+    name = pdf_name(_root(app))
+    built = _root(app) / "_build" / "pdf" / name
+    if built.exists():
+        (out / "_static").mkdir(parents=True, exist_ok=True)
+        shutil.copy2(built, out / "_static" / name)
+
+
 def setup(app):
+    app.connect("config-inited", _print_css)
+    app.connect("html-page-context", _pdf_button, priority=502)
     app.connect("build-finished", _postprocess)
     app.connect("html-page-context", _no_favicon_request)
     # The theme leaves the colour mode empty on a first visit and logs a console error; start light.
