@@ -9,7 +9,16 @@ from . import slider as slider_module  # noqa: F401  (the module, for tests)
 from .checks import ClaimFailed, check
 from .fmt import bound, fixed, matrix_markdown
 from .slider import slider, widget_mode
-from .style import DIVERGING, PALETTE, SEQUENTIAL, new_figure, show, use
+from .style import (
+    CONCEPT,
+    DIVERGING,
+    PALETTE,
+    SEQUENTIAL,
+    colour,
+    new_figure,
+    show,
+    use,
+)
 
 __all__ = [
     "ClaimFailed",
@@ -18,6 +27,8 @@ __all__ = [
     "fixed",
     "matrix_markdown",
     "PALETTE",
+    "CONCEPT",
+    "colour",
     "SEQUENTIAL",
     "DIVERGING",
     "use",
