@@ -20,7 +20,6 @@ import io
 import json
 import math
 import os
-import re
 
 import matplotlib
 
@@ -35,6 +34,8 @@ __all__ = [
     "DIVERGING",
     "CONCEPT",
     "colour",
+    "mask_cmap",
+    "concept_key",
     "FULL_WIDTH",
     "NARROW_WIDTH",
     "DENSITY",
@@ -78,7 +79,7 @@ CONCEPT = {
     "value": GREEN,
     # masks (48.5, 48.11): allowed is the colour of information that flows
     "allowed": BLUE,
-    "blocked": GREY,
+    "blocked": "#D4D4D4",
     # data splits (part 7, 48.15)
     "train": BLUE,
     "test": VERMILLION,
@@ -87,14 +88,17 @@ CONCEPT = {
     "source": GREY,
     "measured": BLUE,
     "theory": BLACK,
-    # batch sizes (parts 5 and 6): one colour per size on every figure
+    # batch sizes (part 5): one colour per size on every figure
     "batch 4": SKY,
-    "batch 8": PURPLE,
-    "batch 16": GREEN,
+    "batch 8": GREEN,
+    "batch 16": PURPLE,
     "batch 32": BLUE,
-    "batch 64": ORANGE,
+    "batch 64": YELLOW,
     "batch 128": VERMILLION,
-    "batch 256": BLACK,
+    "batch 256": ORANGE,
+    "full batch": BLACK,
+    # residual streams (lesson 21)
+    "residual": GREEN,
     # normalisations (part 6)
     "batch norm": ORANGE,
     "layer norm": BLUE,
@@ -102,6 +106,26 @@ CONCEPT = {
     "raw": VERMILLION,
     "scaled": BLUE,
 }
+
+
+def mask_cmap(one: str = "blocked"):
+    """A two-colour map for a 0/1 mask drawn with imshow, in the concept colours:
+    ``mask_cmap("blocked")`` draws 1 as blocked and 0 as allowed; ``"allowed"`` the reverse."""
+    from matplotlib.colors import ListedColormap
+
+    if one not in ("allowed", "blocked"):
+        raise ValueError(f"mask_cmap: one must be 'allowed' or 'blocked', got {one!r}")
+    other = "allowed" if one == "blocked" else "blocked"
+    return ListedColormap([colour(other), colour(one)], name=f"mask, 1 = {one}")
+
+
+def concept_key(where, concepts, **kw):
+    """A legend of colour patches naming `concepts` (a key for colour that encodes)."""
+    from matplotlib.patches import Patch
+
+    handles = [Patch(facecolor=colour(c), edgecolor="0.4", label=c) for c in concepts]
+    kw.setdefault("frameon", False)
+    return where.legend(handles=handles, **kw)
 
 
 def colour(concept: str) -> str:
@@ -327,35 +351,48 @@ def _wrap_titles(fig, renderer) -> bool:
 
 
 def _text_problems(fig, renderer, css_px_per_point: float) -> list[str]:
+    """Text below the minimum displayed size or outside the canvas, one line per place."""
     W, H = fig.bbox.width, fig.bbox.height
     tol = 1.0
-    out = []
+    small: dict[str, list[str]] = {}
+    off: dict[str, list[str]] = {}
+    sizes: dict[str, float] = {}
     for where, t in _texts(fig):
         label = t.get_text().replace("\n", " ")
         if len(label) > 60:
             label = label[:57] + "..."
         px = t.get_fontsize() * css_px_per_point
         if px < MIN_TEXT_PX - 0.05:
-            out.append(
-                f"{where} {label!r} is {px:.1f} px as displayed, below the {MIN_TEXT_PX:g} px "
-                f"minimum (fontsize {t.get_fontsize():g} pt; use at least "
-                f"{math.ceil(10 * MIN_TEXT_PX / css_px_per_point) / 10:g})"
-            )
+            small.setdefault(where, []).append(repr(label))
+            sizes[where] = min(sizes.get(where, 99.0), t.get_fontsize())
         if t.get_clip_on() and t.get_clip_box() is not None and where.endswith(" text"):
             continue  # clipped to its axes: it cannot leave the canvas
         bb = t.get_window_extent(renderer)
-        if bb.x0 < -tol or bb.y0 < -tol or bb.x1 > W + tol or bb.y1 > H + tol:
-            sides = [
-                s
-                for s, bad in (
-                    ("left", bb.x0 < -tol),
-                    ("right", bb.x1 > W + tol),
-                    ("bottom", bb.y0 < -tol),
-                    ("top", bb.y1 > H + tol),
-                )
-                if bad
-            ]
-            out.append(f"{where} {label!r} runs off the canvas ({', '.join(sides)})")
+        sides = [
+            s
+            for s, bad in (
+                ("left", bb.x0 < -tol),
+                ("right", bb.x1 > W + tol),
+                ("bottom", bb.y0 < -tol),
+                ("top", bb.y1 > H + tol),
+            )
+            if bad
+        ]
+        if sides:
+            off.setdefault(where, []).append(f"{label!r} ({', '.join(sides)})")
+    need = math.ceil(10 * MIN_TEXT_PX / css_px_per_point) / 10
+    out = [
+        f"{where} {', '.join(labels[:4])}{' ...' if len(labels) > 4 else ''} "
+        f"{'is' if len(labels) == 1 else 'are'} {sizes[where] * css_px_per_point:.1f} px "
+        f"as displayed, below the {MIN_TEXT_PX:g} px minimum (fontsize {sizes[where]:g} pt; "
+        f"use at least {need:g})"
+        for where, labels in small.items()
+    ]
+    out += [
+        f"{where} {', '.join(items[:4])}{' ...' if len(items) > 4 else ''} "
+        "runs off the canvas"
+        for where, items in off.items()
+    ]
     return out
 
 
