@@ -34,6 +34,7 @@ __all__ = [
     "DIVERGING",
     "CONCEPT",
     "colour",
+    "label_points",
     "mask_cmap",
     "concept_key",
     "FULL_WIDTH",
@@ -89,13 +90,15 @@ CONCEPT = {
     "measured": BLUE,
     "theory": BLACK,
     # batch sizes (part 5): one colour per size on every figure
+    "batch 2": PURPLE,
     "batch 4": SKY,
     "batch 8": GREEN,
-    "batch 16": PURPLE,
+    "batch 16": SKY,
     "batch 32": BLUE,
     "batch 64": YELLOW,
     "batch 128": VERMILLION,
     "batch 256": ORANGE,
+    "batch 512": GREY,
     "full batch": BLACK,
     # residual streams (lesson 21)
     "residual": GREEN,
@@ -126,6 +129,68 @@ def concept_key(where, concepts, **kw):
     handles = [Patch(facecolor=colour(c), edgecolor="0.4", label=c) for c in concepts]
     kw.setdefault("frameon", False)
     return where.legend(handles=handles, **kw)
+
+
+def label_points(ax, xs, ys, labels, *, fontsize=8, pad=3):
+    """Annotate points with labels that neither overprint one another nor leave the axes:
+    each label takes the first of eight places around its point that is free."""
+    fig = ax.figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    box = ax.get_window_extent(renderer)
+    pts = ax.transData.transform(list(zip(xs, ys)))
+    taken = []
+    px = fig.dpi / 72
+    places = [
+        (pad, pad, "left", "bottom"),
+        (pad, -pad, "left", "top"),
+        (-pad, pad, "right", "bottom"),
+        (-pad, -pad, "right", "top"),
+        (0, 2 * pad, "center", "bottom"),
+        (0, -2 * pad, "center", "top"),
+        (pad, 4 * pad, "left", "bottom"),
+        (pad, -4 * pad, "left", "top"),
+    ]
+    inv = ax.transData.inverted()
+
+    def place(xy, label, dx, dy, ha, va):
+        return ax.annotate(
+            label,
+            inv.transform(xy),
+            xytext=(dx, dy),
+            textcoords="offset points",
+            fontsize=fontsize,
+            ha=ha,
+            va=va,
+        )
+
+    out = []
+    for (x, y), label in zip(pts, labels):
+        chosen = None
+        for spot in places:
+            t = place((x, y), label, *spot)
+            bb = t.get_window_extent(renderer)
+            inside = (
+                bb.x0 >= box.x0 - 2 * px
+                and bb.x1 <= box.x1 + 2 * px
+                and bb.y0 >= box.y0 - 2 * px
+                and bb.y1 <= box.y1 + 2 * px
+            )
+            clash = any(bb.overlaps(o) for o in taken) or any(
+                bb.contains(*p) for p in pts
+            )
+            if inside and not clash:
+                chosen = (t, bb)
+                break
+            t.remove()
+        if (
+            chosen is None
+        ):  # no free place: the first one, and the reader sees the clash
+            t = place((x, y), label, *places[0])
+            chosen = (t, t.get_window_extent(renderer))
+        taken.append(chosen[1])
+        out.append(chosen[0])
+    return out
 
 
 def colour(concept: str) -> str:
