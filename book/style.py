@@ -463,6 +463,14 @@ def _text_problems(fig, renderer, css_px_per_point: float) -> list[str]:
 
 # manifest: what a reader reads in the figure -----------------------------------------------------
 def _clean(s: str) -> str:
+    """Text as a reader reads it: one line, a plain minus, no mathtext font wrapper."""
+    while "\\mathdefault{" in s:  # $\mathdefault{10^{-1}}$ -> $10^{-1}$
+        i = s.index("\\mathdefault{")
+        j, depth = i + len("\\mathdefault{"), 1
+        while j < len(s) and depth:
+            depth += {"{": 1, "}": -1}.get(s[j], 0)
+            j += 1
+        s = s[:i] + s[i + len("\\mathdefault{") : j - 1] + s[j:]
     return " ".join(s.replace("\u2212", "-").split())
 
 

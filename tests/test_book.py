@@ -422,3 +422,31 @@ def test_matrix_markdown():
         matrix_markdown([[np.nan]], "S", ["a"], ["x"])
     with pytest.raises(ValueError, match="'2'"):
         matrix_markdown([[1.0]], "S", ["a"], ["x"], digits="2")
+
+
+def test_label_points_does_not_overprint():
+    fig, ax = new_figure("Crowded points")
+    xs, ys = [1.0, 1.05, 1.1, 3.0], [1.0, 1.02, 0.98, 2.0]
+    ax.scatter(xs, ys)
+    ax.set_xlim(0, 4)
+    ax.set_ylim(0, 3)
+    ax.set_xlabel("x")
+    ax.set_ylabel("y")
+    texts = book.label_points(ax, xs, ys, ["alpha", "beta", "gamma", "delta"])
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    boxes = [t.get_window_extent(r) for t in texts]
+    assert len(ax.texts) == 4
+    assert not any(
+        boxes[i].overlaps(boxes[j]) for i in range(4) for j in range(i + 1, 4)
+    )
+    _shown(fig)
+
+
+def test_manifest_drops_the_mathtext_font_wrapper():
+    fig, ax = new_figure("Log axis")
+    ax.loglog([1, 10, 100], [1, 10, 100])
+    ax.set_xlabel("x")
+    ax.set_ylabel("y")
+    m = repr(_shown(fig))
+    assert "$10^{1}$" in m and "mathdefault" not in m
