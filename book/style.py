@@ -408,7 +408,7 @@ def _wrap_titles(fig, renderer) -> bool:
     for ax in fig.axes:
         if not ax.get_visible():
             continue
-        width = max(ax.bbox.width, 0.3 * W)
+        width = max(ax.bbox.width, 0.15 * W)
         for t in (ax.title, ax._left_title, ax._right_title):
             if t.get_visible() and t.get_text().strip():
                 changed |= _wrap(t, min(width, 0.96 * W), renderer)
