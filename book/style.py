@@ -379,23 +379,41 @@ def _split_words(text: str) -> list[str]:
 
 
 def _wrap(t: Text, max_px: float, renderer) -> bool:
-    """Re-break `t`'s lines so each fits in `max_px` pixels; True when it changed."""
+    """Re-break `t`'s lines so each fits in `max_px` pixels, as evenly as the words allow
+    (no lone last word); True when it changed."""
     text = t.get_text()
     if t.get_window_extent(renderer).width <= max_px:
         return False
     words = _split_words(" ".join(text.split("\n")))
-    lines, cur = [], ""
-    for w in words:
-        trial = f"{cur} {w}" if cur else w
-        t.set_text(trial)
-        if cur and t.get_window_extent(renderer).width > max_px:
-            lines.append(cur)
-            cur = w
+    widths = {}
+
+    def width(line):
+        if line not in widths:
+            t.set_text(line)
+            widths[line] = t.get_window_extent(renderer).width
+        return widths[line]
+
+    def greedy(limit):
+        lines, cur = [], ""
+        for w in words:
+            trial = f"{cur} {w}" if cur else w
+            if cur and width(trial) > limit:
+                lines.append(cur)
+                cur = w
+            else:
+                cur = trial
+        return lines + [cur]
+
+    best = greedy(max_px)
+    lo, hi = 0.3 * max_px, max_px
+    for _ in range(10):  # the narrowest limit that needs no more lines: balanced lines
+        mid = (lo + hi) / 2
+        trial = greedy(mid)
+        if len(trial) <= len(best) and max(map(width, trial)) <= max_px:
+            best, hi = trial, mid
         else:
-            cur = trial
-    lines.append(cur)
-    # balance: the last line should not be a lone word when the lines could share out
-    new = "\n".join(lines)
+            lo = mid
+    new = "\n".join(best)
     t.set_text(new)
     return new != text
 
