@@ -86,7 +86,7 @@ CONCEPT = {
     "test": VERMILLION,
     "validation": VERMILLION,
     # a claim in a source against what the notebook measures
-    "source": GREY,
+    "source": VERMILLION,
     "measured": BLUE,
     "theory": BLACK,
     # batch sizes (part 5): one colour per size on every figure
