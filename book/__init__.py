@@ -12,7 +12,19 @@ from .checks import ClaimFailed, check
 from .figures import heatmap
 from .fmt import bound, fixed, matrix_markdown, order
 from .slider import slider, widget_mode
-from .style import DIVERGING, PALETTE, SEQUENTIAL, new_figure, show, use
+from .style import (
+    CONCEPT,
+    DIVERGING,
+    PALETTE,
+    SEQUENTIAL,
+    colour,
+    concept_key,
+    label_points,
+    mask_cmap,
+    new_figure,
+    show,
+    use,
+)
 
 __all__ = [
     "ClaimFailed",
@@ -23,6 +35,13 @@ __all__ = [
     "matrix_markdown",
     "order",
     "PALETTE",
+    "CONCEPT",
+    "colour",
+    "label_points",
+    "concept_key",
+    "mask_cmap",
+    "concept_key",
+    "mask_cmap",
     "SEQUENTIAL",
     "DIVERGING",
     "use",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 
@@ -133,7 +134,12 @@ def test_show_displays_html_with_alt(capsys):
     finally:
         IPython.display.display = orig
     html = shown[0]._repr_html_()
-    assert html.startswith('<img class="book-figure" src="data:image/png;base64,')
+    assert html.startswith('<img class="book-figure" src="data:image/webp;base64,')
+    assert 'width="720" height="380"' in html  # displayed at 1x, drawn at 2x
+    r = shown[0].rendered
+    from PIL import Image
+
+    assert Image.open(io.BytesIO(r.data)).size == (1440, 760)
     assert 'alt="A straight line from the origin to one."' in html
 
 
@@ -171,6 +177,110 @@ def test_new_figure_rejects_bad_grid(n):
         new_figure("A title", ncols=n)
 
 
+def _shown(fig, alt="A figure drawn for a unit test."):
+    import IPython.display
+
+    shown, orig = [], IPython.display.display
+    IPython.display.display = lambda obj: shown.append(obj)
+    try:
+        show(fig, alt=alt)
+    finally:
+        IPython.display.display = orig
+    return shown[0]
+
+
+def test_long_titles_wrap_to_the_figure_width():
+    title = "A title that states a long finding " * 4
+    fig = _fig(title=title.strip())
+    r = _shown(fig)
+    first = repr(r).splitlines()[1]
+    assert (
+        first.startswith("figure title: A title") and "states a long finding" in first
+    )
+    assert fig._suptitle.get_text().count("\n") >= 1  # wrapped, not cut
+
+
+def test_mathtext_survives_wrapping():
+    fig = _fig(
+        title="An error that falls as $\\sqrt{1/b - 1/n}$ " + "and keeps falling " * 5
+    )
+    _shown(fig)
+    assert "$\\sqrt{1/b - 1/n}$" in fig._suptitle.get_text()
+
+
+@pytest.mark.parametrize(
+    "spoil, msg",
+    [
+        (
+            lambda f, a: a.text(1.6, 0.5, "a note far to the right"),
+            "runs off the canvas",
+        ),
+        (lambda f, a: a.annotate("below", (0.5, 0.5), xytext=(0.5, -2)), "below"),
+        (
+            lambda f, a: a.legend(["line"], loc="upper left", bbox_to_anchor=(1.3, 1)),
+            "legend",
+        ),
+        (lambda f, a: a.set_xticks([0, 1], ["zero", "one" * 30]), "tick"),
+        (lambda f, a: a.text(0.5, 0.5, "tiny", fontsize=6), "below the 11 px minimum"),
+        (lambda f, a: a.set_xlabel("small label", fontsize=7), "small label"),
+    ],
+)
+def test_show_refuses_text_off_the_canvas_or_too_small(spoil, msg):
+    fig = _fig()
+    spoil(fig, fig.axes[0])
+    with pytest.raises(ValueError, match=msg):
+        show(fig, alt="A figure with text where a reader cannot read it.")
+
+
+def test_narrow_figures_have_a_standard_width():
+    fig, ax = new_figure("Narrow", figsize=(4.0, 3.0))
+    ax.plot([0, 1])
+    ax.set_xlabel("x")
+    ax.set_ylabel("y")
+    assert tuple(fig.get_size_inches()) == (4.8, 3.0)
+    fig, _ = new_figure("Wide", figsize=(11.0, 3.0))
+    assert tuple(fig.get_size_inches()) == (7.2, 3.0)
+
+
+def test_manifest_lists_what_a_reader_reads_and_is_deterministic():
+    import numpy as np
+
+    def make():
+        fig, (a, b) = new_figure("Two panels", ncols=2)
+        a.plot([0, 1], [0, 2], label="measured")
+        a.plot([0, 1], [0, 1], label="source")
+        a.legend()
+        a.annotate("slope 2.00", (0.5, 1.0))
+        a.set_xlabel("step")
+        a.set_ylabel("loss")
+        im = b.imshow(np.arange(9).reshape(3, 3), cmap="cividis")
+        fig.colorbar(im, ax=b, label="weight")
+        b.set_xlabel("key")
+        b.set_ylabel("query")
+        return fig
+
+    m1, m2 = repr(_shown(make())), repr(_shown(make()))
+    assert m1 == m2 and "0x" not in m1
+    for want in (
+        "figure title: Two panels",
+        "panel 0 x label: step",
+        "panel 0 legend: measured",
+        "panel 0 legend: source",
+        "panel 0 text: slope 2.00",
+        "panel 1 colour map: cividis",
+        "colour bar y label: weight",
+    ):
+        assert want in m1, (want, m1)
+    assert re.search(r"panel 0 x ticks: 0\.0 \| 0\.2", m1), m1
+
+
+def test_colour_is_one_per_concept():
+    assert book.colour("pre-ln") == book.colour("Pre-LN") == book.CONCEPT["pre-ln"]
+    assert book.colour("allowed") != book.colour("blocked")
+    with pytest.raises(KeyError, match="no colour for concept 'sideways'"):
+        book.colour("sideways")
+
+
 # slider ------------------------------------------------------------------------------------------
 def _draw(a):
     return _fig(title=f"Slope {a}")
@@ -187,6 +297,9 @@ def test_static_slider_html(monkeypatch):
     assert payload["labels"] == [["1", "2", "3"]]
     assert set(payload["frames"]) == {"0", "1", "2"}
     assert payload["frames"]["2"][1] == "Line with slope 3 drawn on unit axes."
+    assert payload["frames"]["2"][2].startswith("figure title: Slope 3")
+    assert payload["frames"]["2"][0].startswith("data:image/webp;base64,")
+    assert 'width="720" height="380"' in html
     assert 'alt="Line with slope 2 drawn on unit axes."' in html
 
 
@@ -251,6 +364,12 @@ def test_slider_rejects_bad_draw_and_alt(monkeypatch):
         slider(_draw, "short", a=[1])
     with pytest.raises(ValueError, match="dpi"):
         slider(_draw, "alt text long enough here", dpi=1000, a=[1])
+    with pytest.raises(ValueError, match="runs off the canvas"):
+        slider(
+            lambda a: _fig(title="T " + "wide" * 80 + f" {a}"),
+            "alt text long enough here",
+            a=[1],
+        )
 
 
 # sphinx extension --------------------------------------------------------------------------------
@@ -447,3 +566,31 @@ def test_fixed_rounds_exact_ties_the_same_on_every_machine():
     assert fixed(-3.705 + 1e-15, 2) == fixed(-3.705 - 1e-15, 2) == "-3.71"
     assert fixed(0.1234, 3) == "0.123" and fixed(-0.0001, 3) == "0.000"
     assert fixed(2.5, 0) == "3" and fixed(1e6 + 0.25, 1) == "1000000.3"
+
+
+def test_label_points_does_not_overprint():
+    fig, ax = new_figure("Crowded points")
+    xs, ys = [1.0, 1.05, 1.1, 3.0], [1.0, 1.02, 0.98, 2.0]
+    ax.scatter(xs, ys)
+    ax.set_xlim(0, 4)
+    ax.set_ylim(0, 3)
+    ax.set_xlabel("x")
+    ax.set_ylabel("y")
+    texts = book.label_points(ax, xs, ys, ["alpha", "beta", "gamma", "delta"])
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    boxes = [t.get_window_extent(r) for t in texts]
+    assert len(ax.texts) == 4
+    assert not any(
+        boxes[i].overlaps(boxes[j]) for i in range(4) for j in range(i + 1, 4)
+    )
+    _shown(fig)
+
+
+def test_manifest_drops_the_mathtext_font_wrapper():
+    fig, ax = new_figure("Log axis")
+    ax.loglog([1, 10, 100], [1, 10, 100])
+    ax.set_xlabel("x")
+    ax.set_ylabel("y")
+    m = repr(_shown(fig))
+    assert "$10^{1}$" in m and "mathdefault" not in m

@@ -158,14 +158,19 @@ def test_figures_have_alt_text(path):
     for i, c in enumerate(nb["cells"]):
         for out in c.get("outputs", []):
             data = out.get("data", {})
-            assert "image/png" not in data, (
-                f"{path.name} cell {i}: a bare PNG output; draw through book.show(fig, alt) instead"
+            bare = [m for m in data if m.startswith("image/")]
+            assert not bare, (
+                f"{path.name} cell {i}: a bare {bare[0]} output; draw through book.show(fig, alt) instead"
             )
             html = data.get("text/html", "")
             html = "".join(html) if isinstance(html, list) else html
             for img in re.findall(r"<img[^>]*>", html):
                 assert re.search(r'alt="[^"]{15,}"', img), (
                     f"{path.name} cell {i}: an image without alt text"
+                )
+                assert re.search(r'width="\d+" height="\d+"', img), (
+                    f"{path.name} cell {i}: a figure without its displayed size "
+                    "(draw through book.show, which sets width and height at 1x)"
                 )
 
 

@@ -342,3 +342,33 @@ def test_errata_and_claims_link_to_cells_that_exist():
                 broken.append(f"{name} -> {href[0]}#{href[1]}")
     assert n > 0, "no cell links found on the errata and claims pages"
     assert not broken, f"links to cells that do not exist: {broken[:10]}"
+
+
+def test_figures_are_webp_drawn_at_twice_their_displayed_width():
+    """Every figure and slider frame is a WebP data URI, given its 1x size in width/height,
+    and drawn at 2x (slider frames at least 1x: a heavy slider steps down to fit its budget)."""
+    import base64
+    import io
+
+    from PIL import Image
+
+    bad, n = [], 0
+    img_re = re.compile(r"<img\b[^>]*>")
+    for path in _pages():
+        text = (SITE / path).read_text(encoding="utf-8")
+        for tag in img_re.findall(text):
+            m = re.search(r'src="data:image/([a-z+]+);base64,([A-Za-z0-9+/=]+)"', tag)
+            if not m:
+                continue
+            n += 1
+            w = re.search(r'width="(\d+)"', tag)
+            if m.group(1) != "webp" or not w:
+                bad.append(f"{path}: {m.group(1)} image, width attribute {bool(w)}")
+                continue
+            px = Image.open(io.BytesIO(base64.b64decode(m.group(2)))).size[0]
+            css = int(w.group(1))
+            slider = "book-figure" not in tag
+            if css not in (720, 480) or px < css * (1 if slider else 2):
+                bad.append(f"{path}: {px} px drawn for {css} px displayed")
+    assert n > 0, "no figures found on the site"
+    assert not bad, f"figures off the house format: {bad[:10]}"

@@ -42,7 +42,8 @@ BOOK_CSS = """\
 .book-slider input[type=range] { width: 14em; accent-color: #0072B2; }
 .book-slider output { display: inline-block; min-width: 3.5em; font-weight: 700; }
 .book-slider input[type=range]:focus-visible { outline: 3px solid #E69F00; outline-offset: 2px; }
-img.book-figure { display: block; margin: 0.3em 0; }
+/* Figures: drawn at 2x, shown at their 1x width (720 or 480 px), centred in the column. */
+img.book-figure, .book-slider img { display: block; margin: 0.3em auto; max-width: 100%; height: auto; }
 """
 
 
