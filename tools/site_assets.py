@@ -47,9 +47,16 @@ img.book-figure { display: block; margin: 0.3em 0; }
 READER_CSS = """\
 /* Sliders: each thumb is a 44 px touch target; a named knob shows its range, quietly. */
 .book-slider input[type=range] { height: 44px; margin: 0; cursor: pointer; touch-action: pan-y; }
-.book-slider-controls label, .book-slider-knob { display: inline-flex; align-items: center;
-  gap: 0.4em; min-height: 44px; }
-.book-slider-range { color: var(--pst-color-text-muted); font-size: 0.9em; }
+.book-slider-controls > label { display: inline-flex; align-items: center; gap: 0.4em; min-height: 44px; }
+.book-slider output { white-space: nowrap; }
+/* A named knob: its name and range, then the thumb and the value; on a phone the thumb and the
+   value take the second line. */
+.book-slider-knob { display: inline-flex; flex-wrap: wrap; align-items: center; column-gap: 0.6em;
+  max-width: 100%; }
+.book-slider-knob > label { margin: 0; }
+.book-slider-knob > input[type=range] { flex: 1 1 9em; min-width: 9em; max-width: 14em; }
+.book-slider-range { color: var(--pst-color-text-muted); font-size: 0.9em; white-space: nowrap; }
+@media (max-width: 540px) { .book-slider-knob { width: 100%; } .book-slider-knob > label { flex-basis: 100%; } }
 
 /* Figures are drawn on white. On a dark page they sit on a white card with rounded corners;
    nothing filters them, so the palette is the one the figure was drawn in. (The theme dims
