@@ -108,6 +108,11 @@ code.literal.book-num { font-family: inherit; font-size: inherit; color: inherit
   table.book-errata td:nth-child(4)::before { content: "Where"; }
 }
 
+/* The bibliography: each entry under its author-year label, the form the text cites. */
+div.citation-list > div.citation { margin: 0 0 0.9em; }
+div.citation-list > div.citation > span.label { float: none; display: block; font-weight: 700; }
+div.citation-list > div.citation > p { margin-left: 1.5em; }
+
 /* The glossary's A-Z line. */
 nav.book-az { display: flex; flex-wrap: wrap; gap: 0.1em; margin: 0.5em 0 1.5em; }
 nav.book-az a, nav.book-az span { display: inline-block; min-width: 1.55em; padding: 0.35em 0;
