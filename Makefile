@@ -14,7 +14,7 @@ export MKL_NUM_THREADS ?= 1
 # The shuffled nbval order changes every day, and is printed so a failure can be replayed.
 SEED ?= $(shell date +%Y%m%d)
 
-.PHONY: book test install assets chromium execute soak bench canary clean freeze
+.PHONY: book test install assets chromium execute soak bench canary oldest matrix clean freeze sync lint fmt save
 
 install: $(VENV)/.installed node_modules/.installed
 
@@ -22,6 +22,7 @@ $(VENV)/.installed: requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
+	-git config diff.ipynb.textconv "$(BIN)/python tools/nbtext.py" 2>/dev/null
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
@@ -46,6 +47,28 @@ book: install assets
 execute: install
 	$(BIN)/python tools/execute.py $(NB)
 
+## make sync: bring each notebook and its MyST text twin (notebooks/**/*.md) level; the newer
+## file wins. jupytext keeps cell ids, outputs and tags. Run after editing either.
+sync: install
+	$(BIN)/jupytext --sync notebooks/*/*.ipynb 2>&1 | grep -v -e 'Warning: Notebook is not trusted' -e '^\[jupytext\] Reading' || true
+
+## make save: collect the notebooks' `# @save` cells into book/taught.py (and taught_lists.py),
+## in book order; run it after `make sync` when a page that teaches a function changed it.
+save: install
+	$(BIN)/python tools/save.py
+
+## make fmt: format the code (ruff, 88 columns), in the .py files and the notebooks, then sync.
+fmt: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+	$(MAKE) --no-print-directory sync
+
+## make lint: what make test checks first: ruff lint and format, and the text twins in sync.
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python -m pytest -q tests/test_notebooks.py -k text_source_is_in_sync
+
 ## Headless Chromium for the site tests (Debian's package).
 chromium:
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
@@ -54,37 +77,67 @@ NBVAL := $(BIN)/python -m pytest -q --nbval notebooks -n 2 --dist loadfile \
 	 --nbval-sanitize-with tests/nbval-sanitize.cfg
 
 ## make test: every test. Unit tests, the stored notebooks, nbval (strict), then the built site.
-## nbval runs twice: one BLAS thread in a shuffled notebook order, then two threads in order.
-## Both compare against the same stored outputs, so no output may depend on either.
+## nbval runs twice against the same stored outputs: first on this machine's BLAS kernel with one
+## thread in a shuffled notebook order; then on another kernel (tools/blas_env.py picks one this
+## CPU runs) with numpy's widest SIMD dispatch disabled and two threads. No printed digit may
+## depend on the kernel, the SIMD path, the thread count or the order.
 test: install assets chromium
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest -q tests --ignore=tests/test_site.py
-	@echo "nbval, one BLAS thread, notebook order shuffle:$(SEED) (replay with make test SEED=$(SEED))"
+	@echo "nbval 1 of 2: this machine's BLAS kernel, one thread, notebook order shuffle:$(SEED)"
+	@OPENBLAS_NUM_THREADS=1 $(BIN)/python tools/blas_env.py info
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 BOOK_ORDER=shuffle:$(SEED) $(NBVAL)
-	@echo "nbval, two BLAS threads, notebooks in order"
-	OPENBLAS_NUM_THREADS=2 OMP_NUM_THREADS=2 MKL_NUM_THREADS=2 $(NBVAL)
+	@other="$$($(BIN)/python tools/blas_env.py other)"; \
+	echo "nbval 2 of 2: another BLAS kernel and numpy's widest SIMD off ($$other), two threads, in order"; \
+	env $$other OPENBLAS_NUM_THREADS=2 $(BIN)/python tools/blas_env.py info; \
+	env $$other OPENBLAS_NUM_THREADS=2 OMP_NUM_THREADS=2 MKL_NUM_THREADS=2 $(NBVAL)
 	$(BIN)/python tools/ci_config.py _build/test-config.yml
 	$(BIN)/jupyter-book build . -W --keep-going --config _build/test-config.yml --path-output _build/test
 	$(BIN)/python -m pytest -q tests/test_site.py
 
-## make soak: nbval ten times, alternating one and two BLAS threads, each in a new shuffled order.
+## make soak: nbval on every BLAS kernel this CPU runs, each with one and two threads, in shuffled
+## orders, the odd runs with numpy's widest SIMD dispatch disabled too; then make matrix.
 soak: install
-	for i in 1 2 3 4 5 6 7 8 9 10; do \
-	  t=$$(( i % 2 + 1 )); echo "soak run $$i: $$t BLAS thread(s), order shuffle:$$i"; \
-	  OPENBLAS_NUM_THREADS=$$t OMP_NUM_THREADS=$$t MKL_NUM_THREADS=$$t BOOK_ORDER=shuffle:$$i $(NBVAL) || exit 1; \
-	done
+	@i=0; for k in $$($(BIN)/python tools/blas_env.py all); do for t in 1 2; do i=$$((i + 1)); \
+	  simd=""; [ $$((i % 2)) = 1 ] && simd="$$($(BIN)/python tools/blas_env.py other | tr ' ' '\n' | grep NPY_ || true)"; \
+	  echo "soak run $$i: $$k $$simd, $$t BLAS thread(s), order shuffle:$$i"; \
+	  env $$k $$simd OPENBLAS_NUM_THREADS=$$t $(BIN)/python tools/blas_env.py info; \
+	  env $$k $$simd OPENBLAS_NUM_THREADS=$$t OMP_NUM_THREADS=$$t BOOK_ORDER=shuffle:$$i $(NBVAL) || exit 1; \
+	done; done
+	$(MAKE) --no-print-directory matrix
 
 ## make bench: one table of build, test, notebook, slider and page timings and weights.
 bench: install assets chromium
 	$(BIN)/python tools/bench.py
 
-## make canary: the newest releases of every dependency (unpinned), then nbval on every notebook.
-## Not part of make test; run it on a schedule (see README) to hear early about a breaking release.
+## make canary: the newest release of every dependency on Python 3.12 (Colab's Python), then nbval.
+## make oldest: the oldest versions the book declares (requirements-oldest.txt, Python 3.10).
+## make matrix: both. Not part of make test; run them on a schedule to hear early about a release.
+# The first interpreter of that version that starts (a pyenv shim may exist and refuse to run).
+find_python = $(shell for p in $$(command -v python$(1)) $(HOME)/.pyenv/versions/$(1)*/bin/python$(1); do \
+	"$$p" -c "" 2>/dev/null && { echo "$$p"; break; }; done)
+PY312 ?= $(call find_python,3.12)
+PY310 ?= $(call find_python,3.10)
+ENV_NBVAL = -m pytest -q --nbval notebooks -n 2 --dist loadfile --nbval-current-env \
+	--nbval-sanitize-with tests/nbval-sanitize.cfg
+
 canary:
-	rm -rf .venv-canary && $(PYTHON) -m venv .venv-canary
+	@test -n "$(PY312)" || { echo "make canary needs python3.12 (set PY312=...)"; exit 2; }
+	rm -rf .venv-canary && $(PY312) -m venv .venv-canary
 	.venv-canary/bin/pip install --quiet --disable-pip-version-check -r requirements-unpinned.txt
-	.venv-canary/bin/python -m ipykernel install --sys-prefix --name python3 >/dev/null
-	.venv-canary/bin/python -m pytest -q --nbval notebooks -n 2 --dist loadfile \
-	    --nbval-sanitize-with tests/nbval-sanitize.cfg
+	.venv-canary/bin/python tools/blas_env.py info
+	.venv-canary/bin/pip freeze --exclude-editable | grep -i -E '^(numpy|matplotlib|ipywidgets|ipython|jupyter-book|pillow)=='
+	.venv-canary/bin/python $(ENV_NBVAL)
+
+oldest:
+	@test -n "$(PY310)" || { echo "make oldest needs python3.10 (set PY310=...)"; exit 2; }
+	rm -rf .venv-oldest && $(PY310) -m venv .venv-oldest
+	.venv-oldest/bin/pip install --quiet --disable-pip-version-check -r requirements-oldest.txt
+	.venv-oldest/bin/python tools/blas_env.py info
+	.venv-oldest/bin/python $(ENV_NBVAL)
+
+matrix: canary oldest
 
 freeze:
 	$(BIN)/pip freeze --exclude-editable | grep -v '^-e' > /tmp/req.txt

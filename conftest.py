@@ -5,6 +5,7 @@ precomputed form (the form stored in the notebooks). BOOK_ORDER=shuffle:<seed>
 runs the notebooks in a shuffled order (each notebook's cells stay in order), so a
 test run can show that no output depends on which notebook ran before which.
 """
+
 import os
 import random
 
@@ -23,4 +24,6 @@ def pytest_collection_modifyitems(session, config, items):
     files = list(dict.fromkeys(str(item.fspath) for item in items))
     random.Random(int(seed)).shuffle(files)
     rank = {f: i for i, f in enumerate(files)}
-    items.sort(key=lambda item: rank[str(item.fspath)])  # stable: cells keep their order
+    items.sort(
+        key=lambda item: rank[str(item.fspath)]
+    )  # stable: cells keep their order

@@ -4,13 +4,48 @@ Only what is not the subject of a chapter lives here: the house figure style,
 claim checks, number formatting and the slider machinery. The attention, the
 backpropagation and the tokenizer a chapter teaches are written in that chapter.
 """
+
+import os as _os
+
+from . import slider as slider_module  # noqa: F401  (the module, for tests)
 from .checks import ClaimFailed, check
-from .fmt import bound, fixed, matrix_markdown
-from .style import PALETTE, SEQUENTIAL, DIVERGING, use, new_figure, show
-from . import slider as slider_module
+from .figures import heatmap
+from .fmt import bound, fixed, matrix_markdown, order
 from .slider import slider, widget_mode
+from .style import DIVERGING, PALETTE, SEQUENTIAL, new_figure, show, use
 
 __all__ = [
-    "ClaimFailed", "check", "bound", "fixed", "matrix_markdown", "PALETTE", "SEQUENTIAL", "DIVERGING",
-    "use", "new_figure", "show", "slider", "widget_mode",
+    "ClaimFailed",
+    "check",
+    "bound",
+    "fixed",
+    "heatmap",
+    "matrix_markdown",
+    "order",
+    "PALETTE",
+    "SEQUENTIAL",
+    "DIVERGING",
+    "use",
+    "new_figure",
+    "show",
+    "slider",
+    "widget_mode",
 ]
+
+
+def _one_blas_thread() -> None:
+    """Run BLAS on one thread unless the reader chose a count (OPENBLAS_NUM_THREADS,
+    OMP_NUM_THREADS). The book's matrices are small: a second thread saves little on a
+    quiet machine and, on a busy one (Binder, a shared server), OpenBLAS threads waiting
+    for a core made one page ten times slower. No printed number depends on the count
+    (make test runs one and two threads)."""
+    if any(_os.environ.get(v) for v in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")):
+        return
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # a downloaded notebook with only numpy and matplotlib
+        return
+    threadpool_limits(1, user_api="blas")
+
+
+_one_blas_thread()

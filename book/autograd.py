@@ -17,6 +17,7 @@ The operations are the few a transformer block needs: `+`, `-`, `*`, `@`,
 indexing, `reshape`, `swapaxes`, `relu`, `softmax`, `layer_norm` and `mse`. `gradcheck`
 compares the gradient `backward` computes with central differences.
 """
+
 from __future__ import annotations
 
 import numbers
@@ -38,11 +39,13 @@ def _unbroadcast(g: np.ndarray, shape: tuple) -> np.ndarray:
     return g
 
 
-def _as_var(x) -> "Var":
+def _as_var(x) -> Var:
     if isinstance(x, Var):
         return x
     if isinstance(x, bool) or not isinstance(x, (numbers.Real, np.ndarray, np.generic)):
-        raise TypeError(f"Var: expected a Var, an array or a number, got {type(x).__name__}")
+        raise TypeError(
+            f"Var: expected a Var, an array or a number, got {type(x).__name__}"
+        )
     return Var(np.asarray(x, dtype=float))
 
 
@@ -95,7 +98,9 @@ class Var:
         a, b = self, other
 
         def back(g):
-            return _unbroadcast(g * b.value, a.shape), _unbroadcast(g * a.value, b.shape)
+            return _unbroadcast(g * b.value, a.shape), _unbroadcast(
+                g * a.value, b.shape
+            )
 
         return Var(a.value * b.value, _parents=(a, b), _back=back)
 
@@ -105,9 +110,13 @@ class Var:
         other = _as_var(other)
         a, b = self, other
         if a.value.ndim < 2 or b.value.ndim < 2:
-            raise ValueError(f"Var @: both operands need 2+ dimensions, got shapes {a.shape} and {b.shape}")
+            raise ValueError(
+                f"Var @: both operands need 2+ dimensions, got shapes {a.shape} and {b.shape}"
+            )
         if a.shape[-1] != b.shape[-2]:
-            raise ValueError(f"Var @: inner dimensions differ, shapes {a.shape} and {b.shape}")
+            raise ValueError(
+                f"Var @: inner dimensions differ, shapes {a.shape} and {b.shape}"
+            )
 
         def back(g):
             ga = g @ np.swapaxes(b.value, -1, -2)
@@ -122,13 +131,19 @@ class Var:
     # -- shape ------------------------------------------------------------------------
     def reshape(self, *shape):
         old = self.shape
-        return Var(self.value.reshape(*shape), _parents=(self,), _back=lambda g: (g.reshape(old),))
+        return Var(
+            self.value.reshape(*shape),
+            _parents=(self,),
+            _back=lambda g: (g.reshape(old),),
+        )
 
     def __getitem__(self, index):
         old = self.shape
 
         idx = index if isinstance(index, tuple) else (index,)
-        basic = all(isinstance(i, (slice, int, type(Ellipsis))) or i is None for i in idx)
+        basic = all(
+            isinstance(i, (slice, int, type(Ellipsis))) or i is None for i in idx
+        )
 
         def back(g):
             full = np.zeros(old, dtype=g.dtype)
@@ -141,8 +156,11 @@ class Var:
         return Var(self.value[index], _parents=(self,), _back=back)
 
     def swapaxes(self, i: int, j: int):
-        return Var(np.swapaxes(self.value, i, j), _parents=(self,),
-                   _back=lambda g: (np.swapaxes(g, i, j),))
+        return Var(
+            np.swapaxes(self.value, i, j),
+            _parents=(self,),
+            _back=lambda g: (np.swapaxes(g, i, j),),
+        )
 
     # -- reverse pass -----------------------------------------------------------------
     def backward(self) -> None:
@@ -151,7 +169,9 @@ class Var:
             raise ValueError(f"backward: start from a scalar, got shape {self.shape}")
         order, seen = [], set()
         stack = [(self, False)]
-        while stack:  # iterative depth-first search: deep networks need no recursion limit
+        while (
+            stack
+        ):  # iterative depth-first search: deep networks need no recursion limit
             node, done = stack.pop()
             if done:
                 order.append(node)
@@ -198,7 +218,9 @@ def layer_norm(x: Var, gamma: Var, beta: Var, eps: float = 1e-5) -> Var:
         raise ValueError(f"layer_norm: eps must be a positive number, got {eps!r}")
     n = x.shape[-1]
     if gamma.shape[-1:] != (n,) or beta.shape[-1:] != (n,):
-        raise ValueError(f"layer_norm: gamma {gamma.shape} and beta {beta.shape} must end in {n}")
+        raise ValueError(
+            f"layer_norm: gamma {gamma.shape} and beta {beta.shape} must end in {n}"
+        )
     mu = x.value.mean(axis=-1, keepdims=True)
     xc = x.value - mu
     inv = 1.0 / np.sqrt((xc * xc).mean(axis=-1, keepdims=True) + eps)
@@ -206,8 +228,11 @@ def layer_norm(x: Var, gamma: Var, beta: Var, eps: float = 1e-5) -> Var:
 
     def back(g):
         gx_hat = g * gamma.value
-        gx = inv * (gx_hat - gx_hat.mean(axis=-1, keepdims=True)
-                    - xhat * (gx_hat * xhat).mean(axis=-1, keepdims=True))
+        gx = inv * (
+            gx_hat
+            - gx_hat.mean(axis=-1, keepdims=True)
+            - xhat * (gx_hat * xhat).mean(axis=-1, keepdims=True)
+        )
         return gx, _unbroadcast(g * xhat, gamma.shape), _unbroadcast(g, beta.shape)
 
     return Var(xhat * gamma.value + beta.value, _parents=(x, gamma, beta), _back=back)
@@ -218,9 +243,15 @@ def mse(x: Var, target) -> Var:
     x = _as_var(x)
     t = np.asarray(target.value if isinstance(target, Var) else target, dtype=float)
     if t.shape != x.shape:
-        raise ValueError(f"mse: target shape {t.shape} differs from input shape {x.shape}")
+        raise ValueError(
+            f"mse: target shape {t.shape} differs from input shape {x.shape}"
+        )
     diff = x.value - t
-    return Var(np.mean(diff * diff), _parents=(x,), _back=lambda g: (g * 2.0 * diff / diff.size,))
+    return Var(
+        np.mean(diff * diff),
+        _parents=(x,),
+        _back=lambda g: (g * 2.0 * diff / diff.size,),
+    )
 
 
 def gradcheck(f, params, *, entries: int = 5, h: float = 1e-6, seed: int = 0) -> float:
@@ -241,12 +272,17 @@ def gradcheck(f, params, *, entries: int = 5, h: float = 1e-6, seed: int = 0) ->
         raise TypeError("gradcheck: params must be a non-empty list of Var")
     out = f()
     out.backward()
-    grads = [np.array(p.grad if p.grad is not None else np.zeros_like(p.value)) for p in params]
+    grads = [
+        np.array(p.grad if p.grad is not None else np.zeros_like(p.value))
+        for p in params
+    ]
     rng = np.random.default_rng(seed)
     numeric, analytic = [], []
     for p, g in zip(params, grads):
         flat = p.value.flat  # writes through to p.value, contiguous or not
-        for i in rng.choice(p.value.size, size=min(entries, p.value.size), replace=False):
+        for i in rng.choice(
+            p.value.size, size=min(entries, p.value.size), replace=False
+        ):
             old = float(flat[i])
             flat[i] = old + h
             up = float(f().value)

@@ -5,6 +5,7 @@ pybtex's plain style numbers the list instead ([1]-[115]), so a reader who meets
 et al., 2017" on a page cannot find it by eye. This label style gives each entry the citation's
 own words, with a, b, ... where two entries would read alike.
 """
+
 from __future__ import annotations
 
 import string
@@ -16,7 +17,9 @@ from pybtex.style.labels import BaseLabelStyle
 
 def _last(person) -> str:
     parts = person.rich_prelast_names + person.rich_last_names
-    return " ".join(str(Text.from_latex(str(p)) if not isinstance(p, Text) else p) for p in parts)
+    return " ".join(
+        str(Text.from_latex(str(p)) if not isinstance(p, Text) else p) for p in parts
+    )
 
 
 def author_year(entry) -> str:

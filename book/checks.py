@@ -4,10 +4,13 @@ Every check prints one line, ``ok <claim>``, so a reader sees which claims a
 cell proves, and nbval sees the same line on every run. A claim that fails
 raises `ClaimFailed` with both values, so a broken claim fails loudly.
 """
+
 from __future__ import annotations
 
+import json
 import math
 import numbers
+import os
 
 import numpy as np
 
@@ -51,7 +54,11 @@ def check(claim: str, got, expected=True, *, tol=None, rtol=None) -> None:
         except Exception:  # noqa: BLE001 - objects numpy cannot hold
             same = got == expected
         if isinstance(expected, bool) and expected is True:
-            same = bool(np.all(np.asarray(got, dtype=bool))) if np.ndim(got) else bool(got) is True
+            same = (
+                bool(np.all(np.asarray(got, dtype=bool)))
+                if np.ndim(got)
+                else bool(got) is True
+            )
         ok = bool(same)
     else:
         try:
@@ -62,13 +69,34 @@ def check(claim: str, got, expected=True, *, tol=None, rtol=None) -> None:
                 f"check {claim!r}: a tolerance needs numbers, got {got!r} and {expected!r}"
             ) from err
         if g.shape != e.shape and e.ndim != 0 and g.ndim != 0:
-            raise ClaimFailed(f"{claim}: shapes differ, got {g.shape}, expected {e.shape}")
+            raise ClaimFailed(
+                f"{claim}: shapes differ, got {g.shape}, expected {e.shape}"
+            )
         limit = (tol or 0.0) + (rtol or 0.0) * np.abs(e)
         diff = np.abs(g - e)
         ok = bool(np.all(diff <= limit)) and not bool(np.any(np.isnan(g)))
+        _log_margin("check", claim, diff, limit)
     if not ok:
         raise ClaimFailed(
             f"claim failed: {claim}\n  got:      {got!r}\n  expected: {expected!r}"
-            + (f"\n  tol={tol!r} rtol={rtol!r}" if tol is not None or rtol is not None else "")
+            + (
+                f"\n  tol={tol!r} rtol={rtol!r}"
+                if tol is not None or rtol is not None
+                else ""
+            )
         )
     print(f"ok {claim}")
+
+
+def _log_margin(kind: str, what: str, diff, limit) -> None:
+    """With BOOK_MARGIN_LOG set (tools/margins.py), note how close a tolerance came to
+    failing: a check that uses 80 % of its tolerance here may fail on another CPU."""
+    path = os.environ.get("BOOK_MARGIN_LOG")
+    if not path:
+        return
+    diff, limit = np.broadcast_arrays(np.asarray(diff, float), np.asarray(limit, float))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        used = np.where(limit > 0, diff / limit, np.where(diff > 0, np.inf, 0.0))
+    worst = float(np.nanmax(used)) if used.size else 0.0
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(json.dumps({"kind": kind, "what": what, "used": worst}) + "\n")

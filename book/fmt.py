@@ -3,14 +3,15 @@
 Float noise (a difference that is zero in exact arithmetic) is printed as a
 bound, never as raw digits that change with the BLAS or the numpy version.
 """
+
 from __future__ import annotations
 
 import math
 import numbers
 
-__all__ = ["bound", "fixed", "matrix_markdown"]
+__all__ = ["bound", "fixed", "matrix_markdown", "order"]
 
-_FLOORS = {10.0 ** -k for k in range(1, 31)}
+_FLOORS = {10.0**-k for k in range(1, 31)}
 
 
 def _real(name: str, x) -> float:
@@ -41,20 +42,53 @@ def bound(x, floor: float = 1e-15) -> str:
     x = _real("bound: x", x)
     floor = _real("bound: floor", floor)
     if not any(math.isclose(floor, f, rel_tol=1e-9) for f in _FLOORS):
-        raise ValueError(f"bound: floor must be a power of ten such as 1e-15, got {floor!r}")
+        raise ValueError(
+            f"bound: floor must be a power of ten such as 1e-15, got {floor!r}"
+        )
+    from .checks import _log_margin
+
+    _log_margin("bound", f"{floor:g}", abs(x), floor)
     if not abs(x) < floor:
-        raise ValueError(f"bound: |x| = {abs(x)!r} is not below the floor {floor:g}; it is not noise")
+        raise ValueError(
+            f"bound: |x| = {abs(x)!r} is not below the floor {floor:g}; it is not noise"
+        )
     return f"< {floor:.0e}".replace("e-0", "e-")
 
 
+def order(x) -> str:
+    """A value whose digits depend on the machine, as its power of ten: ``'about 1e13'``.
+
+    For the end of a chaotic product, where rounding errors grow as fast as the value and
+    even the first digit moves between CPUs; the nearest power of ten still holds.
+    """
+    x = _real("order: x", x)
+    if x == 0 or math.isinf(x):
+        raise ValueError(f"order: x must be finite and nonzero, got {x!r}")
+    sign = "-" if x < 0 else ""
+    return f"about {sign}1e{round(math.log10(abs(x)))}"
+
+
 def fixed(x, digits: int = 3) -> str:
-    """`x` with `digits` decimals, and ``-0.000`` printed as ``0.000``."""
+    """`x` with `digits` decimals, the same on every machine.
+
+    A value that is a tie in exact arithmetic (``0.54625`` to four decimals) lands a hair
+    above or below it depending on the order a machine summed in, and plain formatting
+    would print ``0.5462`` on one CPU and ``0.5463`` on another. `fixed` treats anything
+    within 1e-9 of a tie as the tie and rounds it away from zero. ``-0.000`` prints as
+    ``0.000``.
+    """
     x = _real("fixed: x", x)
     if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 15:
         raise ValueError(f"fixed: digits must be an int in 0..15, got {digits!r}")
     if math.isinf(x):
         raise ValueError(f"fixed: x is infinite ({x!r})")
-    s = f"{x:.{digits}f}"
+    scaled = abs(x) * 10**digits
+    whole = math.floor(scaled)
+    if abs(scaled - whole - 0.5) <= 1e-9 * max(1.0, scaled):
+        n = whole + 1
+    else:
+        n = round(scaled)
+    s = f"{math.copysign(n, x) / 10**digits:.{digits}f}"
     if s.startswith("-") and float(s) == 0.0:
         s = s[1:]
     return s
@@ -70,16 +104,23 @@ def matrix_markdown(M, name: str, rows, cols, digits: int = 4) -> str:
     M = np.asarray(M, dtype=float)
     rows, cols = [str(r) for r in rows], [str(c) for c in cols]
     if M.ndim != 2 or M.shape != (len(rows), len(cols)):
-        raise ValueError(f"matrix_markdown: matrix of shape {M.shape} does not match "
-                         f"{len(rows)} row and {len(cols)} column labels")
+        raise ValueError(
+            f"matrix_markdown: matrix of shape {M.shape} does not match "
+            f"{len(rows)} row and {len(cols)} column labels"
+        )
     if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 15:
-        raise ValueError(f"matrix_markdown: digits must be an int in 0..15, got {digits!r}")
+        raise ValueError(
+            f"matrix_markdown: digits must be an int in 0..15, got {digits!r}"
+        )
     if np.isnan(M).any():
-        raise ValueError("matrix_markdown: the matrix holds NaN; say what it means before tabulating it")
+        raise ValueError(
+            "matrix_markdown: the matrix holds NaN; say what it means before tabulating it"
+        )
 
     def cell(v):
         return "-inf" if np.isneginf(v) else f"{v:.{digits}f}"
 
     head = f"| {name} | " + " | ".join(cols) + " |\n|---|" + "---:|" * len(cols) + "\n"
-    return head + "\n".join(f"| {r} | " + " | ".join(cell(v) for v in row) + " |"
-                             for r, row in zip(rows, M))
+    return head + "\n".join(
+        f"| {r} | " + " | ".join(cell(v) for v in row) + " |" for r, row in zip(rows, M)
+    )

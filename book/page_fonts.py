@@ -8,10 +8,12 @@ Korean or Cyrillic text gets its own small font files, cut from the matching IBM
 declared with a unicode-range under the same family name, so the browser uses them for those
 characters only. Pages without such text get nothing. Runs after every build.
 """
+
 from __future__ import annotations
 
 import hashlib
 import html
+import io
 import json
 import re
 import sys
@@ -26,13 +28,25 @@ NODE = ROOT / "node_modules" / "@fontsource"
 INDEX = ROOT / "site-assets" / "page-font-index.json"
 MARK = "<!-- book page fonts -->"
 
+
 # Candidate faces, in order of preference: Plex Sans script subsets, then the CJK shards.
 def _candidates() -> list[Path]:
-    files = [NODE / "ibm-plex-sans" / "files" / f"ibm-plex-sans-{s}-400-normal.woff2"
-             for s in ("latin", "latin-ext", "greek", "cyrillic", "cyrillic-ext", "vietnamese")]
+    files = [
+        NODE / "ibm-plex-sans" / "files" / f"ibm-plex-sans-{s}-400-normal.woff2"
+        for s in (
+            "latin",
+            "latin-ext",
+            "greek",
+            "cyrillic",
+            "cyrillic-ext",
+            "vietnamese",
+        )
+    ]
     for pkg in ("ibm-plex-sans-jp", "ibm-plex-sans-kr"):
-        files += sorted((NODE / pkg / "files").glob(f"{pkg}-[0-9]*-400-normal.woff2"),
-                        key=lambda p: int(re.search(r"-(\d+)-400", p.name).group(1)))
+        files += sorted(
+            (NODE / pkg / "files").glob(f"{pkg}-[0-9]*-400-normal.woff2"),
+            key=lambda p: int(re.search(r"-(\d+)-400", p.name).group(1)),
+        )
     return [f for f in files if f.exists()]
 
 
@@ -51,9 +65,43 @@ def font_index() -> dict[str, list[int]]:
 
 
 # The characters the site's Latin faces carry (tools/site_assets.py cuts them to this set).
-LATIN = ("U+0020-007E,U+00A0-00FF,U+0131,U+0152-0153,U+02C6,U+02DA,U+02DC,U+2013-2014,"
-         "U+2018-201E,U+2020-2022,U+2026,U+2030,U+2032-2033,U+2039-203A,U+2190-2193,"
-         "U+2212,U+2215,U+221A,U+221E,U+2248,U+2260,U+2264-2265,U+00D7,U+00F7")
+LATIN = (
+    "U+0020-007E,U+00A0-00FF,U+0131,U+0152-0153,U+02C6,U+02DA,U+02DC,U+2013-2014,"
+    "U+2018-201E,U+2020-2022,U+2026,U+2030,U+2032-2033,U+2039-203A,U+2190-2193,"
+    "U+2212,U+2215,U+221A,U+221E,U+2248,U+2260,U+2264-2265,U+00D7,U+00F7"
+)
+
+
+def subset_font(
+    src,
+    unicodes,
+    *,
+    layout_features=("kern", "liga"),
+    flavor="woff2",
+    name_ids=None,
+    desubroutinize=False,
+) -> bytes:
+    """The bytes of font file `src` cut down to `unicodes` (an iterable of code points).
+
+    The one font cutter: the site's Latin faces (tools/site_assets.py, which also keeps
+    tabular figures and fewer names), each page's own faces (below) and the sizes that
+    part 13 measures all come from here. Hinting is dropped."""
+    opts = subset.Options()
+    opts.flavor, opts.hinting, opts.layout_features = (
+        flavor,
+        False,
+        list(layout_features),
+    )
+    if name_ids is not None:
+        opts.name_IDs = list(name_ids)
+    opts.desubroutinize = desubroutinize
+    font = subset.load_font(str(src), opts)
+    sub = subset.Subsetter(opts)
+    sub.populate(unicodes=list(unicodes))
+    sub.subset(font)
+    buf = io.BytesIO()
+    subset.save_font(font, buf, opts)
+    return buf.getvalue()
 
 
 def _site_latin() -> set[int]:
@@ -88,7 +136,9 @@ def _ranges(cps: list[int]) -> str:
     return ", ".join(f"U+{c:04X}" for c in cps)
 
 
-def fonts_for_page(chars: set[int], index: dict, latin: set[int], out_dir: Path) -> list[str]:
+def fonts_for_page(
+    chars: set[int], index: dict, latin: set[int], out_dir: Path
+) -> list[str]:
     need = sorted(chars - latin)
     rules, taken = [], set()
     for face, cps in index.items():
@@ -98,17 +148,10 @@ def fonts_for_page(chars: set[int], index: dict, latin: set[int], out_dir: Path)
         if not have:
             continue
         taken |= set(have)
-        opts = subset.Options()
-        opts.flavor, opts.hinting, opts.layout_features = "woff2", False, ["kern", "liga"]
-        font = subset.load_font(str(ROOT / face), opts)
-        sub = subset.Subsetter(opts)
-        sub.populate(unicodes=have)
-        sub.subset(font)
-        tmp = out_dir / "tmp.woff2"
-        subset.save_font(font, str(tmp), opts)
-        digest = hashlib.sha1(tmp.read_bytes()).hexdigest()[:12]
+        data = subset_font(ROOT / face, have)
+        digest = hashlib.sha1(data).hexdigest()[:12]
         target = out_dir / f"{digest}.woff2"
-        tmp.replace(target)
+        target.write_bytes(data)
         rules.append((target.name, have))
     return rules
 
@@ -125,18 +168,30 @@ def main(site: Path, pages=None) -> int:
     for page in pages:
         text = page.read_text(encoding="utf-8")
         if MARK in text:
-            text = re.sub(re.escape(MARK) + r".*?" + re.escape(MARK) + "\n?", "", text, flags=re.S)
+            text = re.sub(
+                re.escape(MARK) + r".*?" + re.escape(MARK) + "\n?", "", text, flags=re.S
+            )
         rules = fonts_for_page(page_chars(text), index, latin, out_dir)
         if rules:
-            rel = Path(*[".."] * (len(page.relative_to(site).parts) - 1), "_static", "fonts", "page")
+            rel = Path(
+                *[".."] * (len(page.relative_to(site).parts) - 1),
+                "_static",
+                "fonts",
+                "page",
+            )
             # One face file serves every weight and style the site uses: a browser matches weight
             # and style before unicode-range, so a face declared only as regular would never be
             # asked for the Hangul in bold or italic text (the Latin faces come in those four).
             css = "".join(
                 f"@font-face{{font-family:'IBM Plex Sans';font-weight:{w};font-style:{st};font-display:swap;"
                 f"src:url('{(rel / name).as_posix()}') format('woff2');unicode-range:{_ranges(cps)}}}"
-                for name, cps in rules for w in (400, 700) for st in ("normal", "italic"))
-            text = text.replace("</head>", f"{MARK}<style>{css}</style>{MARK}\n</head>", 1)
+                for name, cps in rules
+                for w in (400, 700)
+                for st in ("normal", "italic")
+            )
+            text = text.replace(
+                "</head>", f"{MARK}<style>{css}</style>{MARK}\n</head>", 1
+            )
             touched += 1
         page.write_text(text, encoding="utf-8")
     print(f"page fonts: {touched} page(s) got their own glyph subsets")

@@ -12,6 +12,7 @@ control then shows the name, the value with its unit, and the knob's range.
   and no network, and nbval sees the same output every run (the base64 frames
   are sanitised, see ``tests/nbval-sanitize.cfg``).
 """
+
 from __future__ import annotations
 
 import html
@@ -63,22 +64,37 @@ def _validate_names(names, spec) -> dict:
     if names is None:
         return {}
     if not isinstance(names, dict):
-        raise TypeError(f"slider: names must be a dict of knob -> name or (name, unit), got {names!r}")
+        raise TypeError(
+            f"slider: names must be a dict of knob -> name or (name, unit), got {names!r}"
+        )
     out = {}
     for knob, given in names.items():
         if knob not in spec:
-            raise ValueError(f"slider: names gives a name to {knob!r}, which is not a knob ({', '.join(spec)})")
+            raise ValueError(
+                f"slider: names gives a name to {knob!r}, which is not a knob ({', '.join(spec)})"
+            )
         pair = (given, "") if isinstance(given, str) else given
-        if (not isinstance(pair, tuple) or len(pair) != 2
-                or not all(isinstance(x, str) for x in pair)):
-            raise TypeError(f"slider: names[{knob!r}] must be a name or a (name, unit) pair of strings, "
-                            f"got {given!r}")
+        if (
+            not isinstance(pair, tuple)
+            or len(pair) != 2
+            or not all(isinstance(x, str) for x in pair)
+        ):
+            raise TypeError(
+                f"slider: names[{knob!r}] must be a name or a (name, unit) pair of strings, "
+                f"got {given!r}"
+            )
         name, unit = (" ".join(x.split()) for x in pair)
         if not name:
             raise ValueError(f"slider: names[{knob!r}] is empty: {given!r}")
-        if any(x != " ".join(x.split()) for x in pair) or len(name) > 40 or len(unit) > 20:
-            raise ValueError(f"slider: names[{knob!r}] must be one short line (name up to 40 characters, "
-                             f"unit up to 20), got {given!r}")
+        if (
+            any(x != " ".join(x.split()) for x in pair)
+            or len(name) > 40
+            or len(unit) > 20
+        ):
+            raise ValueError(
+                f"slider: names[{knob!r}] must be one short line (name up to 40 characters, "
+                f"unit up to 20), got {given!r}"
+            )
         out[knob] = (name, unit)
     return out
 
@@ -89,7 +105,9 @@ def _with_unit(label: str, unit: str) -> str:
 
 def _range_text(values, unit: str) -> str:
     """What a knob spans, for its label: '0.001 to 1 s' for numbers, else its settings."""
-    numeric = all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values)
+    numeric = all(
+        isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values
+    )
     if numeric and len(values) > 1:
         lo, hi = min(values), max(values)
         return _with_unit(f"{_label(lo)} to {_label(hi)}", unit)
@@ -102,20 +120,30 @@ def _validate(draw, alt, knobs, start):
     if not callable(draw):
         raise TypeError(f"slider: draw must be callable, got {draw!r}")
     if not (callable(alt) or isinstance(alt, str)):
-        raise TypeError(f"slider: alt must be a string or a function of the knobs, got {alt!r}")
+        raise TypeError(
+            f"slider: alt must be a string or a function of the knobs, got {alt!r}"
+        )
     if not knobs:
-        raise ValueError("slider: give at least one knob, e.g. slider(draw, alt, d=[4, 16, 64])")
+        raise ValueError(
+            "slider: give at least one knob, e.g. slider(draw, alt, d=[4, 16, 64])"
+        )
     spec = {}
     for name, values in knobs.items():
         if not name.isidentifier() or keyword.iskeyword(name):
             raise ValueError(f"slider: knob name {name!r} is not an identifier")
         if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
-            raise TypeError(f"slider: knob {name!r} needs a list of values, got {values!r}")
+            raise TypeError(
+                f"slider: knob {name!r} needs a list of values, got {values!r}"
+            )
         values = list(values)
         if not values:
             raise ValueError(f"slider: knob {name!r} has no values")
         for v in values:
-            if isinstance(v, numbers.Real) and not isinstance(v, bool) and not math.isfinite(float(v)):
+            if (
+                isinstance(v, numbers.Real)
+                and not isinstance(v, bool)
+                and not math.isfinite(float(v))
+            ):
                 raise ValueError(f"slider: knob {name!r} has a non-finite value {v!r}")
         labels = [_label(v) for v in values]
         if len(set(labels)) != len(labels):
@@ -123,13 +151,17 @@ def _validate(draw, alt, knobs, start):
         spec[name] = values
     n = math.prod(len(v) for v in spec.values())
     if n > MAX_FRAMES:
-        raise ValueError(f"slider: {n} frames is more than {MAX_FRAMES}; use fewer knob values")
+        raise ValueError(
+            f"slider: {n} frames is more than {MAX_FRAMES}; use fewer knob values"
+        )
     start = dict(start or {})
     for name, v in start.items():
         if name not in spec:
             raise ValueError(f"slider: start names an unknown knob {name!r}")
         if v not in spec[name]:
-            raise ValueError(f"slider: start value {v!r} is not among knob {name!r}'s values {spec[name]}")
+            raise ValueError(
+                f"slider: start value {v!r} is not among knob {name!r}'s values {spec[name]}"
+            )
     first = {k: start.get(k, vals[len(vals) // 2]) for k, vals in spec.items()}
     return spec, first
 
@@ -142,7 +174,9 @@ def _alt_for(alt, kw) -> str:
 def _frame(draw, kw, dpi):
     fig = draw(**kw)
     if not hasattr(fig, "savefig"):
-        raise TypeError(f"slider: draw({kw}) returned {type(fig).__name__}, not a matplotlib Figure")
+        raise TypeError(
+            f"slider: draw({kw}) returned {type(fig).__name__}, not a matplotlib Figure"
+        )
     import matplotlib.pyplot as plt
 
     try:
@@ -177,7 +211,12 @@ def _bench_log(alt0: str, frames: int, nbytes: int, seconds: float) -> None:
     path = os.environ.get("BOOK_BENCH_LOG")
     if path:
         with open(path, "a", encoding="utf-8") as f:
-            f.write(json.dumps({"alt": alt0, "frames": frames, "bytes": nbytes, "seconds": seconds}) + "\n")
+            f.write(
+                json.dumps(
+                    {"alt": alt0, "frames": frames, "bytes": nbytes, "seconds": seconds}
+                )
+                + "\n"
+            )
 
 
 def _control(sid, k, values, v0, named):
@@ -186,18 +225,22 @@ def _control(sid, k, values, v0, named):
     iid = f"{sid}-{k}"
     labels = [_label(v) for v in values]
     if named is None:
-        return (f'<label for="{iid}" style="margin-right:1.2em">{html.escape(k)} '
-                f'<input type="range" id="{iid}" min="0" max="{len(values) - 1}" step="1" value="{v0}" '
-                f'aria-valuetext="{html.escape(labels[v0])}" style="vertical-align:middle"> '
-                f'<output for="{iid}">{html.escape(labels[v0])}</output></label>')
+        return (
+            f'<label for="{iid}" style="margin-right:1.2em">{html.escape(k)} '
+            f'<input type="range" id="{iid}" min="0" max="{len(values) - 1}" step="1" value="{v0}" '
+            f'aria-valuetext="{html.escape(labels[v0])}" style="vertical-align:middle"> '
+            f'<output for="{iid}">{html.escape(labels[v0])}</output></label>'
+        )
     name, unit = named
     shown = _with_unit(labels[v0], unit)
     span = _range_text(values, unit)
-    return (f'<span class="book-slider-knob"><label for="{iid}">{html.escape(name)}'
-            f' <span class="book-slider-range">({html.escape(span)})</span></label> '
-            f'<input type="range" id="{iid}" min="0" max="{len(values) - 1}" step="1" value="{v0}" '
-            f'aria-valuetext="{html.escape(shown)}" style="vertical-align:middle"> '
-            f'<output for="{iid}">{html.escape(shown)}</output></span>')
+    return (
+        f'<span class="book-slider-knob"><label for="{iid}">{html.escape(name)}'
+        f' <span class="book-slider-range">({html.escape(span)})</span></label> '
+        f'<input type="range" id="{iid}" min="0" max="{len(values) - 1}" step="1" value="{v0}" '
+        f'aria-valuetext="{html.escape(shown)}" style="vertical-align:middle"> '
+        f'<output for="{iid}">{html.escape(shown)}</output></span>'
+    )
 
 
 def _static(draw, alt, spec, first, dpi, names=None):
@@ -212,22 +255,33 @@ def _static(draw, alt, spec, first, dpi, names=None):
         png = _frame(draw, kw, dpi)
         total += len(png)
         if total > MAX_PAYLOAD:
-            raise ValueError(f"slider: frames exceed {MAX_PAYLOAD} bytes; lower dpi or use fewer values")
+            raise ValueError(
+                f"slider: frames exceed {MAX_PAYLOAD} bytes; lower dpi or use fewer values"
+            )
         import base64
 
-        frames[",".join(map(str, idx))] = ["data:image/png;base64," + base64.b64encode(png).decode(),
-                                           _alt_for(alt, kw)]
+        frames[",".join(map(str, idx))] = [
+            "data:image/png;base64," + base64.b64encode(png).decode(),
+            _alt_for(alt, kw),
+        ]
     named = names or {}
-    labels = [[_with_unit(_label(v), named.get(k, ("", ""))[1]) for v in spec[k]] for k in knobs]
+    labels = [
+        [_with_unit(_label(v), named.get(k, ("", ""))[1]) for v in spec[k]]
+        for k in knobs
+    ]
     key0 = ",".join(str(spec[k].index(first[k])) for k in knobs)
-    controls = [_control(sid, k, spec[k], spec[k].index(first[k]), named.get(k)) for k in knobs]
+    controls = [
+        _control(sid, k, spec[k], spec[k].index(first[k]), named.get(k)) for k in knobs
+    ]
     payload = json.dumps({"labels": labels, "frames": frames}, separators=(",", ":"))
     src, alt0 = frames[key0]
-    text = (f'<div class="book-slider" id="{sid}">'
-            f'<div class="book-slider-controls">{"".join(controls)}</div>'
-            f'<img src="{src}" alt="{html.escape(alt0, quote=True)}" style="max-width:100%;height:auto">'
-            f'<script type="application/json">{payload}</script>'
-            f'<script>{_JS % {"id": json.dumps(sid)}}</script></div>')
+    text = (
+        f'<div class="book-slider" id="{sid}">'
+        f'<div class="book-slider-controls">{"".join(controls)}</div>'
+        f'<img src="{src}" alt="{html.escape(alt0, quote=True)}" style="max-width:100%;height:auto">'
+        f'<script type="application/json">{payload}</script>'
+        f"<script>{_JS % {'id': json.dumps(sid)}}</script></div>"
+    )
     _bench_log(alt0, len(frames), total, time.perf_counter() - t0)
     return _StaticSlider(text, alt0)
 
@@ -246,12 +300,18 @@ def _live(draw, alt, spec, first, dpi, names=None):
         name, unit = named[k]
         return f"{name} ({_range_text(spec[k], unit)})"
 
-    controls = {k: w.SelectionSlider(options=[(_with_unit(_label(v), named.get(k, ("", ""))[1]), v)
-                                              for v in vals],
-                                     value=first[k], description=description(k),
-                                     style={"description_width": "initial"} if k in named else {},
-                                     continuous_update=True)
-                for k, vals in spec.items()}
+    controls = {
+        k: w.SelectionSlider(
+            options=[
+                (_with_unit(_label(v), named.get(k, ("", ""))[1]), v) for v in vals
+            ],
+            value=first[k],
+            description=description(k),
+            style={"description_width": "initial"} if k in named else {},
+            continuous_update=True,
+        )
+        for k, vals in spec.items()
+    }
 
     def render(**kw):
         display(_Figure(_frame(draw, kw, dpi), _alt_for(alt, kw)))

@@ -10,6 +10,7 @@
 Each page holds a marker such as ``<!-- generated: glossary -->`` where the text goes.
 Keeping the data in YAML lets every chapter add its entries without editing a page.
 """
+
 from __future__ import annotations
 
 import json
@@ -17,6 +18,8 @@ import re
 from pathlib import Path
 
 import yaml
+
+from .toc import toc_docs
 
 GENERATED = ("glossary", "errata", "claims")
 
@@ -30,11 +33,19 @@ def load_yaml_list(path: Path, required: tuple[str, ...]) -> list[dict]:
         return []
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or []
     if not isinstance(data, list):
-        raise ValueError(f"{path.name}: expected a list of entries, got {type(data).__name__}")
+        raise ValueError(
+            f"{path.name}: expected a list of entries, got {type(data).__name__}"
+        )
     for i, entry in enumerate(data):
-        missing = [k for k in required if not isinstance(entry, dict) or not str(entry.get(k, "")).strip()]
+        missing = [
+            k
+            for k in required
+            if not isinstance(entry, dict) or not str(entry.get(k, "")).strip()
+        ]
         if missing:
-            raise ValueError(f"{path.name}: entry {i} ({entry!r}) lacks {', '.join(missing)}")
+            raise ValueError(
+                f"{path.name}: entry {i} ({entry!r}) lacks {', '.join(missing)}"
+            )
     return data
 
 
@@ -51,7 +62,9 @@ def glossary_text(root: Path) -> str:
         by_letter.setdefault(_initial(e["term"]), []).append(e)
     letters = sorted(by_letter, key=lambda c: (not c.isalpha(), c))
     nav = ['<nav class="book-az" aria-label="Glossary, A to Z">']
-    for c in [chr(x) for x in range(ord("A"), ord("Z") + 1)] + [c for c in letters if not "A" <= c <= "Z"]:
+    for c in [chr(x) for x in range(ord("A"), ord("Z") + 1)] + [
+        c for c in letters if not "A" <= c <= "Z"
+    ]:
         if c in by_letter:
             nav.append(f'<a href="#glossary-{_letter_id(c)}">{c}</a>')
         elif "A" <= c <= "Z":
@@ -59,11 +72,21 @@ def glossary_text(root: Path) -> str:
     nav.append("</nav>")
     lines = ["".join(nav), ""]
     for c in letters:
-        lines += [f"(glossary-{_letter_id(c)})=", f"## {c}", "", ":::{glossary}", ":sorted:", ""]
+        lines += [
+            f"(glossary-{_letter_id(c)})=",
+            f"## {c}",
+            "",
+            ":::{glossary}",
+            ":sorted:",
+            "",
+        ]
         for e in by_letter[c]:
             definition = " ".join(str(e["definition"]).split())
-            lines += [e["term"].strip(),
-                      f"  {definition} See {{doc}}`/{e['where'].strip().lstrip('/')}`.", ""]
+            lines += [
+                e["term"].strip(),
+                f"  {definition} See {{doc}}`/{e['where'].strip().lstrip('/')}`.",
+                "",
+            ]
         lines += [":::", ""]
     return "\n".join(lines)
 
@@ -81,44 +104,57 @@ def _letter_id(c: str) -> str:
 
 
 def errata_text(root: Path) -> str:
-    entries = load_yaml_list(root / "errata.yml", ("source", "claim", "measured", "where"))
+    entries = load_yaml_list(
+        root / "errata.yml", ("source", "claim", "measured", "where")
+    )
     if not entries:
         return "No entries yet."
-    rows = [":::{list-table}", ":header-rows: 1", ":widths: 30 12 38 20", ":class: book-errata", "",
-            "* - The source says", "  - Source", "  - The book measures", "  - Where"]
+    rows = [
+        ":::{list-table}",
+        ":header-rows: 1",
+        ":widths: 30 12 38 20",
+        ":class: book-errata",
+        "",
+        "* - The source says",
+        "  - Source",
+        "  - The book measures",
+        "  - Where",
+    ]
     for e in entries:
         doc = e["where"].strip().lstrip("/")
         k = cell_for_numbers(root / f"{doc}.ipynb", str(e["measured"]))
-        rows += [f"* - {' '.join(str(e['claim']).split())}", f"  - {e['source']}",
-                 f"  - {' '.join(str(e['measured']).split())}",
-                 f"  - {{doc}}`/{doc}` {_cell_link(doc, k)}"]
+        rows += [
+            f"* - {' '.join(str(e['claim']).split())}",
+            f"  - {e['source']}",
+            f"  - {' '.join(str(e['measured']).split())}",
+            f"  - {{doc}}`/{doc}` {_cell_link(doc, k)}",
+        ]
     rows.append(":::")
     return "\n".join(rows)
 
 
 def toc_notebooks(root: Path) -> list[str]:
-    toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
-    out = []
-    for part in toc.get("parts", []):
-        for ch in part.get("chapters", []):
-            f = ch.get("file", "")
-            if (root / f"{f}.ipynb").exists():
-                out.append(f)
-    return out
+    return [d for d in toc_docs(root) if (root / f"{d}.ipynb").exists()]
 
 
 def rendered_code_cells(nb_path: Path) -> list[dict]:
     """The code cells the site shows, in order (a cell tagged remove-cell is not rendered)."""
     nb = json.loads(nb_path.read_text(encoding="utf-8"))
-    return [c for c in nb.get("cells", []) if c.get("cell_type") == "code"
-            and "remove-cell" not in c.get("metadata", {}).get("tags", [])]
+    return [
+        c
+        for c in nb.get("cells", [])
+        if c.get("cell_type") == "code"
+        and "remove-cell" not in c.get("metadata", {}).get("tags", [])
+    ]
 
 
 def _cell_text(cell) -> str:
     parts = []
     for out in cell.get("outputs", []):
         if "text" in out:
-            parts.append("".join(out["text"]) if isinstance(out["text"], list) else out["text"])
+            parts.append(
+                "".join(out["text"]) if isinstance(out["text"], list) else out["text"]
+            )
         for mime in ("text/plain", "text/markdown"):
             v = out.get("data", {}).get(mime)
             if v:
@@ -131,9 +167,13 @@ _NUM = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 def cell_for_numbers(nb_path: Path, text: str) -> int | None:
     """The first shown code cell (1-based) whose output prints the most of the numbers in `text`."""
-    if not nb_path.exists():  # a missing page is reported by Sphinx (and by tests/test_notebooks.py)
+    if (
+        not nb_path.exists()
+    ):  # a missing page is reported by Sphinx (and by tests/test_notebooks.py)
         return None
-    wanted = {n.replace(",", "") for n in _NUM.findall(text)} - {str(y) for y in range(1900, 2100)}
+    wanted = {n.replace(",", "") for n in _NUM.findall(text)} - {
+        str(y) for y in range(1900, 2100)
+    }
     best, best_k = 0, None
     for k, cell in enumerate(rendered_code_cells(nb_path), start=1):
         have = {n.replace(",", "") for n in _NUM.findall(_cell_text(cell))}
@@ -155,7 +195,11 @@ def notebook_title(nb_path: Path) -> str | None:
     for cell in nb.get("cells", []):
         if cell.get("cell_type") != "markdown":
             continue
-        src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        src = (
+            "".join(cell["source"])
+            if isinstance(cell["source"], list)
+            else cell["source"]
+        )
         for line in src.splitlines():
             if line.startswith("# "):
                 return line[2:].strip()
@@ -174,7 +218,9 @@ def ok_lines(nb_path: Path) -> list[str]:
         for out in cell.get("outputs", []):
             if out.get("output_type") == "stream" and out.get("name") == "stdout":
                 text = "".join(out.get("text", ""))
-                found += [ln[3:].strip() for ln in text.splitlines() if ln.startswith("ok ")]
+                found += [
+                    ln[3:].strip() for ln in text.splitlines() if ln.startswith("ok ")
+                ]
     return found
 
 
@@ -182,8 +228,12 @@ def claims_text(root: Path) -> str:
     parts, total = [], 0
     for doc in toc_notebooks(root):
         cells = rendered_code_cells(root / f"{doc}.ipynb")
-        lines = [(k, ln[3:].strip()) for k, cell in enumerate(cells, start=1)
-                 for ln in _cell_text(cell).splitlines() if ln.startswith("ok ")]
+        lines = [
+            (k, ln[3:].strip())
+            for k, cell in enumerate(cells, start=1)
+            for ln in _cell_text(cell).splitlines()
+            if ln.startswith("ok ")
+        ]
         if not lines:
             continue
         total += len(lines)
@@ -202,7 +252,9 @@ def _source_read(app, docname, source):
     marker = f"<!-- generated: {docname} -->"
     if marker not in source[0]:
         return
-    make = {"glossary": glossary_text, "errata": errata_text, "claims": claims_text}[docname]
+    make = {"glossary": glossary_text, "errata": errata_text, "claims": claims_text}[
+        docname
+    ]
     source[0] = source[0].replace(marker, make(_root(app)))
 
 
@@ -231,15 +283,18 @@ def _outdated_generated(app, env, added, changed, removed):
 # The page follows the reader's system setting (default_mode: auto). The theme's own script runs
 # late, with the page already drawn, and until then data-theme says 'auto', which no stylesheet
 # knows: decide light or dark here, before the first paint, as the theme will.
-_MODE_FIX = ("(function () { var d = document.documentElement;"
-             " if (['light', 'dark', 'auto'].indexOf(d.dataset.mode) < 0) { d.dataset.mode = 'auto'; }"
-             " if (d.dataset.mode === 'auto') { d.dataset.theme ="
-             " matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'; } })();")
+_MODE_FIX = (
+    "(function () { var d = document.documentElement;"
+    " if (['light', 'dark', 'auto'].indexOf(d.dataset.mode) < 0) { d.dataset.mode = 'auto'; }"
+    " if (d.dataset.mode === 'auto') { d.dataset.theme ="
+    " matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'; } })();"
+)
 
 
 def _offline_scripts(app, pagename, templatename, context, doctree):
     """Drop what the book never uses and that points at a CDN: the Thebe live-code loader
     (jupyter-book registers it twice, a console error, and its URL is on unpkg)."""
+
     def keep(asset):
         name = str(getattr(asset, "filename", asset) or "")
         body = str(getattr(asset, "attributes", {}).get("body", ""))
@@ -250,8 +305,11 @@ def _offline_scripts(app, pagename, templatename, context, doctree):
             context[key] = [a for a in context[key] if keep(a)]
 
 
-_STREAM = re.compile(r'(<div class="output stream highlight-myst-ansi notranslate">)'
-                     r'<div class="highlight"><pre><span></span>(.*?)</pre></div>', re.S)
+_STREAM = re.compile(
+    r'(<div class="output stream highlight-myst-ansi notranslate">)'
+    r'<div class="highlight"><pre><span></span>(.*?)</pre></div>',
+    re.S,
+)
 
 
 def fold_checks(html_text: str) -> str:
@@ -261,6 +319,7 @@ def fold_checks(html_text: str) -> str:
     lines stay as printed, in order, and the `ok` lines fold below them. The notebooks keep
     printing every line, so nbval still compares them.
     """
+
     def fold(m):
         lines = m.group(2).split("\n")
         end = [""] if lines and lines[-1] == "" else []
@@ -271,18 +330,31 @@ def fold_checks(html_text: str) -> str:
         rest = [ln for ln in body if not ln.startswith("ok ")]
         n = len(ok)
         summary = f"{n} check{'' if n == 1 else 's'} hold{'s' if n == 1 else ''}"
-        checks = ('<details class="book-checks"><summary>' + summary + '</summary>'
-                  '<div class="highlight"><pre><span></span>' + "\n".join(ok + end) + '</pre></div></details>')
-        kept = ('<div class="highlight"><pre><span></span>' + "\n".join(rest + end) + '</pre></div>'
-                if rest else "")
+        checks = (
+            '<details class="book-checks"><summary>' + summary + "</summary>"
+            '<div class="highlight"><pre><span></span>'
+            + "\n".join(ok + end)
+            + "</pre></div></details>"
+        )
+        kept = (
+            '<div class="highlight"><pre><span></span>'
+            + "\n".join(rest + end)
+            + "</pre></div>"
+            if rest
+            else ""
+        )
         return m.group(1) + kept + checks
 
     return _STREAM.sub(fold, html_text)
 
 
 # A number, as prose writes it: 0.809, 1,000, -3, 2.5e-07, 12%, < 1e-15, 3/4.
-_PROSE_NUMBER = re.compile(r"(?:[<>≈~]\s*)?[-+−]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?(?:/\d+)?%?")
-_CODE = re.compile(r'<code class="docutils literal notranslate">((?:<span class="pre">[^<]*</span>|\s)+)</code>')
+_PROSE_NUMBER = re.compile(
+    r"(?:[<>≈~]\s*)?[-+−]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?(?:/\d+)?%?"
+)
+_CODE = re.compile(
+    r'<code class="docutils literal notranslate">((?:<span class="pre">[^<]*</span>|\s)+)</code>'
+)
 
 
 def quiet_numbers(html_text: str) -> str:
@@ -293,12 +365,16 @@ def quiet_numbers(html_text: str) -> str:
         text = html_lib.unescape(re.sub(r"<[^>]+>", "", m.group(1))).strip()
         if not _PROSE_NUMBER.fullmatch(text):
             return m.group(0)
-        return f'<code class="docutils literal notranslate book-num">{m.group(1)}</code>'
+        return (
+            f'<code class="docutils literal notranslate book-num">{m.group(1)}</code>'
+        )
 
     return _CODE.sub(mark, html_text)
 
 
-_FONTAWESOME_JS = re.compile(r'\s*<script[^>]*src="[^"]*fontawesome\.js[^"]*"[^>]*></script>')
+_FONTAWESOME_JS = re.compile(
+    r'\s*<script[^>]*src="[^"]*fontawesome\.js[^"]*"[^>]*></script>'
+)
 
 
 def _postprocess(app, exception):
@@ -316,7 +392,9 @@ def _postprocess(app, exception):
         return
     out = Path(app.outdir)
     _sync_static(app, out)
-    written = [Path(app.builder.get_outfilename(p)) for p in getattr(app, "_book_written", ())]
+    written = [
+        Path(app.builder.get_outfilename(p)) for p in getattr(app, "_book_written", ())
+    ]
     notebooks = set(toc_notebooks(Path(app.srcdir)))
     for page in written:
         text = page.read_text(encoding="utf-8")
@@ -324,9 +402,16 @@ def _postprocess(app, exception):
         doc = page.relative_to(out).with_suffix("").as_posix()
         if doc in notebooks and 'id="cell-1"' not in new:
             counter = iter(range(1, 100_000))
-            new = re.sub(r'<div class="cell docutils container">',
-                         lambda m: f'<div class="cell docutils container" id="cell-{next(counter)}">', new)
-        new = new.replace('<div role="list" class="citation-list">', '<div class="citation-list">')
+            new = re.sub(
+                r'<div class="cell docutils container">',
+                lambda m: (
+                    f'<div class="cell docutils container" id="cell-{next(counter)}">'
+                ),
+                new,
+            )
+        new = new.replace(
+            '<div role="list" class="citation-list">', '<div class="citation-list">'
+        )
         if doc in notebooks:
             new = fold_checks(new)
         new = quiet_numbers(new)
@@ -349,7 +434,9 @@ def _sync_static(app, out: Path) -> None:
             continue
         for src in src_root.rglob("*"):
             dst = out / "_static" / src.relative_to(src_root)
-            if src.is_file() and (not dst.exists() or not filecmp.cmp(src, dst, shallow=False)):
+            if src.is_file() and (
+                not dst.exists() or not filecmp.cmp(src, dst, shallow=False)
+            ):
                 dst.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(src, dst)
 
@@ -359,7 +446,9 @@ def _no_favicon_request(app, pagename, templatename, context, doctree):
     if not hasattr(app, "_book_written"):
         app._book_written = set()
     app._book_written.add(pagename)
-    context["metatags"] = context.get("metatags", "") + '\n<link rel="icon" href="data:,">'
+    context["metatags"] = (
+        context.get("metatags", "") + '\n<link rel="icon" href="data:,">'
+    )
 
 
 def _doc_links_show_titles(app, doctree, docname):
@@ -383,7 +472,9 @@ def _register_bibliography_style() -> None:
     class BookStyle(Plain):
         default_label_style = "book_author_year"
 
-    pybtex.plugin.register_plugin("pybtex.style.labels", "book_author_year", AuthorYearLabelStyle)
+    pybtex.plugin.register_plugin(
+        "pybtex.style.labels", "book_author_year", AuthorYearLabelStyle
+    )
     pybtex.plugin.register_plugin("pybtex.style.formatting", "book", BookStyle)
 
 

@@ -4,6 +4,7 @@
 title and labelled axes, renders it to a small PNG and displays it with alt
 text. Every figure in the book goes through `show`, so none can skip the rules.
 """
+
 from __future__ import annotations
 
 import base64
@@ -16,11 +17,28 @@ matplotlib.use("Agg")  # the book draws to PNG; nothing needs a window
 import matplotlib.pyplot as plt  # noqa: E402
 from cycler import cycler  # noqa: E402
 
-__all__ = ["PALETTE", "SEQUENTIAL", "DIVERGING", "use", "new_figure", "show",
-           "figure_png", "figure_html"]
+__all__ = [
+    "PALETTE",
+    "SEQUENTIAL",
+    "DIVERGING",
+    "use",
+    "new_figure",
+    "show",
+    "figure_png",
+    "figure_html",
+]
 
 #: Okabe and Ito's eight colours, safe for the common colour-vision deficiencies.
-PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#F0E442")
+PALETTE = (
+    "#0072B2",
+    "#E69F00",
+    "#009E73",
+    "#D55E00",
+    "#CC79A7",
+    "#56B4E9",
+    "#000000",
+    "#F0E442",
+)
 #: Colour maps for heatmaps: perceptually uniform and colour-blind safe.
 SEQUENTIAL = "cividis"
 DIVERGING = "PuOr"
@@ -64,7 +82,10 @@ def new_figure(title: str, *, ncols: int = 1, nrows: int = 1, figsize=None, **kw
     use()
     if figsize is None:
         w, h = _RC["figure.figsize"]
-        figsize = (w if ncols == 1 else min(3.4 * ncols, 11.0), h if nrows == 1 else 3.0 * nrows)
+        figsize = (
+            w if ncols == 1 else min(3.4 * ncols, 11.0),
+            h if nrows == 1 else 3.0 * nrows,
+        )
     fig, ax = plt.subplots(nrows, ncols, figsize=figsize, layout="constrained", **kw)
     fig.suptitle(title, fontweight="bold", fontsize=11)
     return fig, ax
@@ -88,7 +109,9 @@ def _problems(fig) -> list[str]:
 
 def _check_alt(where: str, alt) -> str:
     if not isinstance(alt, str) or len(alt.strip()) < 15:
-        raise ValueError(f"{where}: alt must say what the figure shows (15+ characters), got {alt!r}")
+        raise ValueError(
+            f"{where}: alt must say what the figure shows (15+ characters), got {alt!r}"
+        )
     return alt.strip()
 
 
@@ -103,7 +126,9 @@ def figure_png(fig, *, dpi: int = 100, colors: int = 128) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
     img = Image.open(io.BytesIO(buf.getvalue())).convert("RGB")
-    img = img.quantize(colors=colors, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    img = img.quantize(
+        colors=colors, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+    )
     out = io.BytesIO()
     img.save(out, format="PNG", optimize=True)
     return out.getvalue()
@@ -111,8 +136,10 @@ def figure_png(fig, *, dpi: int = 100, colors: int = 128) -> bytes:
 
 def figure_html(png: bytes, alt: str) -> str:
     data = base64.b64encode(png).decode("ascii")
-    return (f'<img class="book-figure" src="data:image/png;base64,{data}" '
-            f'alt="{html.escape(alt, quote=True)}" style="max-width:100%;height:auto">')
+    return (
+        f'<img class="book-figure" src="data:image/png;base64,{data}" '
+        f'alt="{html.escape(alt, quote=True)}" style="max-width:100%;height:auto">'
+    )
 
 
 class _Figure:

@@ -1,22 +1,27 @@
 """Reading notebooks for the prose tests: the numbers a page quotes and the text its cells print."""
+
 from __future__ import annotations
 
 import json
 import re
 from pathlib import Path
 
-import yaml
+import book.toc
 
 ROOT = Path(__file__).resolve().parents[1]
 
 # A backticked span counts as a quoted number when it is made of numbers and the few signs
 # that go with them: `0.389`, `< 1e-15`, `26x`, `0.81`-`0.90`, `2/3`, `12.5%`, `3 x 10^5`.
-NUMBER_SPAN = re.compile(r"^[\s<>=~≈±+\-−×x*/^()%,.:0-9eE]*\d[\s<>=~≈±+\-−×x*/^()%,.:0-9eE]*$")
+NUMBER_SPAN = re.compile(
+    r"^[\s<>=~≈±+\-−×x*/^()%,.:0-9eE]*\d[\s<>=~≈±+\-−×x*/^()%,.:0-9eE]*$"
+)
 NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+]?\d+)?")
 BACKTICKS = re.compile(r"``?([^`\n]+?)``?")
 FENCE = re.compile(r"^(```|~~~|:::).*?^\1\s*$", re.S | re.M)
 MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.S)
-LINK = re.compile(r"\[[^\]]*\]\([^)]*\)|\b48\.\d{1,2}\b|\{[a-z:]+\}`[^`]*`|<[^>]+>|\[[^\]]*\]\{[^}]*\}")
+LINK = re.compile(
+    r"\[[^\]]*\]\([^)]*\)|\b48\.\d{1,2}\b|\{[a-z:]+\}`[^`]*`|<[^>]+>|\[[^\]]*\]\{[^}]*\}"
+)
 DATA_URI = re.compile(r"data:image/[a-z+]+;base64,[A-Za-z0-9+/=]+")
 # A product or version name is not a measured number: "Llama 3.1", "Python 3.11", "version 2.0".
 VERSION = re.compile(r"\b(?:[A-Z][A-Za-z]*|version|v)[ -]?\d+(?:\.\d+)+\b")
@@ -24,8 +29,7 @@ LOOSE_DECIMAL = re.compile(r"(?<![\w.`/-])\d+\.\d+(?![\w.`])")
 
 
 def toc_docs() -> list[str]:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    return [c["file"] for p in toc["parts"] for c in p["chapters"]]
+    return book.toc.toc_docs(ROOT)
 
 
 def notebooks() -> list[Path]:
@@ -45,7 +49,9 @@ def output_text(cell) -> str:
     parts = []
     for out in cell.get("outputs", []):
         if "text" in out:
-            parts.append("".join(out["text"]) if isinstance(out["text"], list) else out["text"])
+            parts.append(
+                "".join(out["text"]) if isinstance(out["text"], list) else out["text"]
+            )
         data = out.get("data", {})
         for mime in ("text/plain", "text/html", "text/markdown", "text/latex"):
             if mime in data:
@@ -77,7 +83,9 @@ def numbers_in(text: str) -> set[str]:
 
 
 # `d = 1024`, `w = 1.8904`, `max p ≈ 0.968`: a name given a number counts as a quoted number too.
-ASSIGNED = re.compile(r"^[A-Za-z_][\w\s,()/.]*?\s*(?:=|≈|<=|>=|<|>)\s*([-−+]?[\d.,]+(?:[eE][-+]?\d+)?%?)$")
+ASSIGNED = re.compile(
+    r"^[A-Za-z_][\w\s,()/.]*?\s*(?:=|≈|<=|>=|<|>)\s*([-−+]?[\d.,]+(?:[eE][-+]?\d+)?%?)$"
+)
 
 
 def quoted_numbers(md: str) -> list[tuple[str, str]]:
@@ -88,7 +96,7 @@ def quoted_numbers(md: str) -> list[tuple[str, str]]:
         span = m.group(1).strip()
         if NUMBER_SPAN.match(span):
             found += [(span, canonical(n)) for n in NUMBER.findall(span)]
-        elif (a := ASSIGNED.match(span)):
+        elif a := ASSIGNED.match(span):
             found += [(span, canonical(n)) for n in NUMBER.findall(a.group(1))]
     return found
 

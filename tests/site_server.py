@@ -1,4 +1,5 @@
 """A local static server for the site tests that compresses text as a real static host does."""
+
 from __future__ import annotations
 
 import functools
@@ -16,8 +17,11 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     def send_head(self):
         path = Path(self.translate_path(self.path))
-        if (path.is_file() and path.suffix in TEXT
-                and "gzip" in self.headers.get("Accept-Encoding", "")):
+        if (
+            path.is_file()
+            and path.suffix in TEXT
+            and "gzip" in self.headers.get("Accept-Encoding", "")
+        ):
             body = gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
             self.send_response(200)
             self.send_header("Content-Type", self.guess_type(str(path)))

@@ -1,4 +1,5 @@
 """book.autograd: every operation's gradient against central differences, and the edge cases."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -36,13 +37,17 @@ def test_layer_norm_relu_and_subtraction():
     rng = np.random.default_rng(2)
     x, g, b = _rand(rng, 4, 7), _rand(rng, 7), _rand(rng, 7)
     t = rng.standard_normal((4, 7))
-    err = gradcheck(lambda: mse(relu(layer_norm(x, g, b)) - 0.5 * x, t), [x, g, b], entries=10)
+    err = gradcheck(
+        lambda: mse(relu(layer_norm(x, g, b)) - 0.5 * x, t), [x, g, b], entries=10
+    )
     assert err < 1e-7
 
 
 def test_layer_norm_output_is_normalised():
     rng = np.random.default_rng(3)
-    y = layer_norm(Var(3 + 5 * rng.standard_normal((10, 32))), Var(np.ones(32)), Var(np.zeros(32))).value
+    y = layer_norm(
+        Var(3 + 5 * rng.standard_normal((10, 32))), Var(np.ones(32)), Var(np.zeros(32))
+    ).value
     assert np.allclose(y.mean(-1), 0, atol=1e-12)
     assert np.allclose(y.var(-1), 1, atol=1e-3)  # eps = 1e-5 shrinks it a little
 
@@ -97,4 +102,6 @@ def test_errors_name_the_bad_value():
     with pytest.raises(TypeError, match="str"):
         Var(np.ones(2)) + "a"
     with pytest.raises(ValueError, match="entries"):
-        gradcheck(lambda: mse(Var(np.ones(1)), np.ones(1)), [Var(np.ones(1))], entries=0)
+        gradcheck(
+            lambda: mse(Var(np.ones(1)), np.ones(1)), [Var(np.ones(1))], entries=0
+        )

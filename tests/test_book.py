@@ -1,4 +1,5 @@
 """Unit tests of the shared package, bad input included: every error names the bad value."""
+
 from __future__ import annotations
 
 import json
@@ -11,8 +12,16 @@ import pytest
 matplotlib.use("Agg")
 
 import book  # noqa: E402
-from book import ClaimFailed, bound, check, fixed, new_figure, show, slider  # noqa: E402
-from book import sphinxext  # noqa: E402
+from book import (  # noqa: E402
+    ClaimFailed,
+    bound,
+    check,
+    fixed,
+    new_figure,
+    show,
+    slider,
+    sphinxext,  # noqa: E402
+)
 
 
 # check -------------------------------------------------------------------------------------------
@@ -22,11 +31,17 @@ def test_check_prints_ok(capsys):
     check("arrays match", np.ones(3), [1, 1, 1])
     check("a true claim", True)
     assert capsys.readouterr().out.splitlines() == [
-        "ok one plus one is two", "ok close enough", "ok arrays match", "ok a true claim"]
+        "ok one plus one is two",
+        "ok close enough",
+        "ok arrays match",
+        "ok a true claim",
+    ]
 
 
 def test_check_fails_loudly_with_both_values():
-    with pytest.raises(ClaimFailed, match=r"(?s)claim failed: wrong.*got:\s+3.*expected: 4"):
+    with pytest.raises(
+        ClaimFailed, match=r"(?s)claim failed: wrong.*got:\s+3.*expected: 4"
+    ):
         check("wrong", 3, 4)
     with pytest.raises(ClaimFailed):
         check("not true", False)
@@ -64,9 +79,17 @@ def test_bound():
     assert bound(np.array(1e-16)) == "< 1e-15"
 
 
-@pytest.mark.parametrize("x, floor, msg", [
-    (1e-10, 1e-15, "not below"), (float("nan"), 1e-15, "NaN"), ("0", 1e-15, "'0'"),
-    (0.0, 2e-15, "power of ten"), (0.0, -1e-15, "power of ten"), (True, 1e-15, "True")])
+@pytest.mark.parametrize(
+    "x, floor, msg",
+    [
+        (1e-10, 1e-15, "not below"),
+        (float("nan"), 1e-15, "NaN"),
+        ("0", 1e-15, "'0'"),
+        (0.0, 2e-15, "power of ten"),
+        (0.0, -1e-15, "power of ten"),
+        (True, 1e-15, "True"),
+    ],
+)
 def test_bound_rejects(x, floor, msg):
     with pytest.raises((ValueError, TypeError), match=msg):
         bound(x, floor=floor)
@@ -114,8 +137,14 @@ def test_show_displays_html_with_alt(capsys):
     assert 'alt="A straight line from the origin to one."' in html
 
 
-@pytest.mark.parametrize("kw, msg", [
-    (dict(title=""), "title"), (dict(xl=""), "x-axis label"), (dict(yl=""), "y-axis label")])
+@pytest.mark.parametrize(
+    "kw, msg",
+    [
+        (dict(title=""), "title"),
+        (dict(xl=""), "x-axis label"),
+        (dict(yl=""), "y-axis label"),
+    ],
+)
 def test_show_refuses_figures_that_break_the_house_style(kw, msg):
     if "title" in kw:
         with pytest.raises(ValueError, match="title"):
@@ -152,7 +181,9 @@ def test_static_slider_html(monkeypatch):
     s = slider(_draw, "Line with slope {a} drawn on unit axes.", a=[1, 2, 3])
     html = s._repr_html_()
     assert '<input type="range"' in html and 'max="2"' in html and 'value="1"' in html
-    payload = json.loads(re.search(r'<script type="application/json">(.*?)</script>', html).group(1))
+    payload = json.loads(
+        re.search(r'<script type="application/json">(.*?)</script>', html).group(1)
+    )
     assert payload["labels"] == [["1", "2", "3"]]
     assert set(payload["frames"]) == {"0", "1", "2"}
     assert payload["frames"]["2"][1] == "Line with slope 3 drawn on unit axes."
@@ -161,16 +192,27 @@ def test_static_slider_html(monkeypatch):
 
 def test_static_slider_two_knobs_and_start(monkeypatch):
     monkeypatch.setenv("BOOK_WIDGETS", "static")
-    s = slider(lambda a, b: _draw(a * b), lambda a, b: f"Product of {a} and {b}, drawn as a line.",
-               a=[1, 2], b=[0.5, 1.0, 2.0], start={"a": 2, "b": 0.5})
-    payload = json.loads(re.search(r'<script type="application/json">(.*?)</script>', s._repr_html_()).group(1))
+    s = slider(
+        lambda a, b: _draw(a * b),
+        lambda a, b: f"Product of {a} and {b}, drawn as a line.",
+        a=[1, 2],
+        b=[0.5, 1.0, 2.0],
+        start={"a": 2, "b": 0.5},
+    )
+    payload = json.loads(
+        re.search(
+            r'<script type="application/json">(.*?)</script>', s._repr_html_()
+        ).group(1)
+    )
     assert len(payload["frames"]) == 6 and "1,0" in payload["frames"]
 
 
 def test_slider_live_mode_builds_widgets(monkeypatch):
     monkeypatch.setenv("BOOK_WIDGETS", "live")
     monkeypatch.setattr(book.slider_module, "widget_mode", lambda: "live")
-    w = book.slider_module._live(_draw, "Line with slope {a} drawn.", {"a": [1, 2]}, {"a": 1}, 72)
+    w = book.slider_module._live(
+        _draw, "Line with slope {a} drawn.", {"a": [1, 2]}, {"a": 1}, 72
+    )
     assert type(w).__name__ == "VBox"
 
 
@@ -180,16 +222,19 @@ def test_widget_mode_rejects_unknown(monkeypatch):
         book.widget_mode()
 
 
-@pytest.mark.parametrize("knobs, start, msg", [
-    ({}, None, "at least one knob"),
-    ({"a": []}, None, "'a' has no values"),
-    ({"a": "abc"}, None, "list of values"),
-    ({"a": [1, 1]}, None, "repeats"),
-    ({"a": [1.0, float("nan")]}, None, "nan"),
-    ({"a": list(range(200))}, None, "200 frames"),
-    ({"a": [1, 2]}, {"b": 1}, "'b'"),
-    ({"a": [1, 2]}, {"a": 5}, "5"),
-])
+@pytest.mark.parametrize(
+    "knobs, start, msg",
+    [
+        ({}, None, "at least one knob"),
+        ({"a": []}, None, "'a' has no values"),
+        ({"a": "abc"}, None, "list of values"),
+        ({"a": [1, 1]}, None, "repeats"),
+        ({"a": [1.0, float("nan")]}, None, "nan"),
+        ({"a": list(range(200))}, None, "200 frames"),
+        ({"a": [1, 2]}, {"b": 1}, "'b'"),
+        ({"a": [1, 2]}, {"a": 5}, "5"),
+    ],
+)
 def test_slider_rejects_bad_knobs(monkeypatch, knobs, start, msg):
     monkeypatch.setenv("BOOK_WIDGETS", "static")
     with pytest.raises((ValueError, TypeError), match=msg):
@@ -212,17 +257,20 @@ def test_slider_rejects_bad_draw_and_alt(monkeypatch):
 def test_glossary_and_errata_render(tmp_path):
     (tmp_path / "glossary.yml").write_text(
         "- term: zeta\n  definition: Last.\n  where: notebooks/z\n"
-        "- term: alpha\n  definition: First.\n  where: notebooks/a\n")
+        "- term: alpha\n  definition: First.\n  where: notebooks/a\n"
+    )
     text = sphinxext.glossary_text(tmp_path)
     assert ":::{glossary}\n:sorted:" in text and "{doc}`/notebooks/a`" in text
     (tmp_path / "errata.yml").write_text(
-        "- claim: x is 2\n  source: s.txt part 1\n  measured: x is 3\n  where: notebooks/a\n")
+        "- claim: x is 2\n  source: s.txt part 1\n  measured: x is 3\n  where: notebooks/a\n"
+    )
     assert "x is 3" in sphinxext.errata_text(tmp_path)
 
 
 def test_glossary_rejects_duplicates_and_gaps(tmp_path):
     (tmp_path / "glossary.yml").write_text(
-        "- term: a\n  definition: x\n  where: n\n- term: A\n  definition: y\n  where: n\n")
+        "- term: a\n  definition: x\n  where: n\n- term: A\n  definition: y\n  where: n\n"
+    )
     with pytest.raises(ValueError, match="'A' is defined twice"):
         sphinxext.glossary_text(tmp_path)
     (tmp_path / "glossary.yml").write_text("- term: a\n  where: n\n")
@@ -240,8 +288,15 @@ def test_real_glossary_and_errata_parse():
 def test_matrix_markdown():
     from book import matrix_markdown
 
-    text = matrix_markdown([[1, -np.inf], [0.5, 2]], "S", ["a", "b"], ["x", "y"], digits=2)
-    assert text.splitlines() == ["| S | x | y |", "|---|---:|---:|", "| a | 1.00 | -inf |", "| b | 0.50 | 2.00 |"]
+    text = matrix_markdown(
+        [[1, -np.inf], [0.5, 2]], "S", ["a", "b"], ["x", "y"], digits=2
+    )
+    assert text.splitlines() == [
+        "| S | x | y |",
+        "|---|---:|---:|",
+        "| a | 1.00 | -inf |",
+        "| b | 0.50 | 2.00 |",
+    ]
     with pytest.raises(ValueError, match=r"\(2, 2\).*3 row"):
         matrix_markdown(np.eye(2), "S", ["a", "b", "c"], ["x", "y"])
     with pytest.raises(ValueError, match="NaN"):
@@ -253,53 +308,81 @@ def test_matrix_markdown():
 # slider: a reader's names for the knobs -----------------------------------------------------------
 def test_slider_names_label_the_knobs(monkeypatch):
     monkeypatch.setenv("BOOK_WIDGETS", "static")
-    s = slider(_draw, "Line with slope {a} drawn on unit axes.", a=[0.5, 1, 2],
-               names={"a": ("slope", "per step")})
+    s = slider(
+        _draw,
+        "Line with slope {a} drawn on unit axes.",
+        a=[0.5, 1, 2],
+        names={"a": ("slope", "per step")},
+    )
     html = s._repr_html_()
-    assert '<label for="book-slider-' in html and ">slope <span class=\"book-slider-range\">" in html
+    assert (
+        '<label for="book-slider-' in html
+        and '>slope <span class="book-slider-range">' in html
+    )
     assert "(0.5 to 2 per step)" in html
     assert 'aria-valuetext="1 per step"' in html and ">1 per step</output>" in html
-    payload = json.loads(re.search(r'<script type="application/json">(.*?)</script>', html).group(1))
+    payload = json.loads(
+        re.search(r'<script type="application/json">(.*?)</script>', html).group(1)
+    )
     assert payload["labels"] == [["0.5 per step", "1 per step", "2 per step"]]
 
 
 def test_slider_name_without_unit_and_unnamed_knobs(monkeypatch):
     monkeypatch.setenv("BOOK_WIDGETS", "static")
-    html = slider(lambda a, b: _draw(a * b), "Product of {a} and {b} drawn.", a=[1, 2], b=[3, 4],
-                  names={"a": "learning rate η"})._repr_html_()
-    assert "learning rate η <span class=\"book-slider-range\">(1 to 2)</span>" in html
+    html = slider(
+        lambda a, b: _draw(a * b),
+        "Product of {a} and {b} drawn.",
+        a=[1, 2],
+        b=[3, 4],
+        names={"a": "learning rate η"},
+    )._repr_html_()
+    assert 'learning rate η <span class="book-slider-range">(1 to 2)</span>' in html
     # an unnamed knob keeps the markup notebooks already store, byte for byte
-    assert re.search(r'<label for="book-slider-\d+-b" style="margin-right:1.2em">b <input', html)
+    assert re.search(
+        r'<label for="book-slider-\d+-b" style="margin-right:1.2em">b <input', html
+    )
 
 
 def test_slider_without_names_is_unchanged(monkeypatch):
     """Notebooks that do not pass names= keep their stored outputs (nbval compares the HTML)."""
     monkeypatch.setenv("BOOK_WIDGETS", "static")
-    html = slider(_draw, "Line with slope {a} drawn on unit axes.", a=[1, 2, 3])._repr_html_()
-    assert re.search(r'<div class="book-slider-controls"><label for="book-slider-\d+-a" '
-                     r'style="margin-right:1\.2em">a <input type="range" id="book-slider-\d+-a" '
-                     r'min="0" max="2" step="1" value="1" aria-valuetext="2" '
-                     r'style="vertical-align:middle"> <output for="book-slider-\d+-a">2</output>'
-                     r'</label></div>', html)
+    html = slider(
+        _draw, "Line with slope {a} drawn on unit axes.", a=[1, 2, 3]
+    )._repr_html_()
+    assert re.search(
+        r'<div class="book-slider-controls"><label for="book-slider-\d+-a" '
+        r'style="margin-right:1\.2em">a <input type="range" id="book-slider-\d+-a" '
+        r'min="0" max="2" step="1" value="1" aria-valuetext="2" '
+        r'style="vertical-align:middle"> <output for="book-slider-\d+-a">2</output>'
+        r"</label></div>",
+        html,
+    )
 
 
 def test_slider_names_range_of_categories(monkeypatch):
     monkeypatch.setenv("BOOK_WIDGETS", "static")
-    html = slider(lambda mode: _draw(1), "Wiring {mode} drawn here.", mode=["post", "pre", "none"],
-                  names={"mode": "wiring"})._repr_html_()
+    html = slider(
+        lambda mode: _draw(1),
+        "Wiring {mode} drawn here.",
+        mode=["post", "pre", "none"],
+        names={"mode": "wiring"},
+    )._repr_html_()
     assert "(post, pre, none)" in html
 
 
-@pytest.mark.parametrize("names, msg", [
-    (["a"], r"names must be a dict.*\['a'\]"),
-    ({"b": "slope"}, r"'b', which is not a knob"),
-    ({"a": 3}, r"names\['a'\].*got 3"),
-    ({"a": ("slope",)}, r"names\['a'\].*\('slope',\)"),
-    ({"a": ("slope", 2)}, r"names\['a'\].*\('slope', 2\)"),
-    ({"a": "   "}, r"names\['a'\] is empty: '   '"),
-    ({"a": "two\nlines"}, r"one short line.*'two\\nlines'"),
-    ({"a": "x" * 41}, r"one short line.*'x{41}'"),
-])
+@pytest.mark.parametrize(
+    "names, msg",
+    [
+        (["a"], r"names must be a dict.*\['a'\]"),
+        ({"b": "slope"}, r"'b', which is not a knob"),
+        ({"a": 3}, r"names\['a'\].*got 3"),
+        ({"a": ("slope",)}, r"names\['a'\].*\('slope',\)"),
+        ({"a": ("slope", 2)}, r"names\['a'\].*\('slope', 2\)"),
+        ({"a": "   "}, r"names\['a'\] is empty: '   '"),
+        ({"a": "two\nlines"}, r"one short line.*'two\\nlines'"),
+        ({"a": "x" * 41}, r"one short line.*'x{41}'"),
+    ],
+)
 def test_slider_rejects_bad_names(monkeypatch, names, msg):
     monkeypatch.setenv("BOOK_WIDGETS", "static")
     with pytest.raises((ValueError, TypeError), match=msg):
@@ -307,18 +390,28 @@ def test_slider_rejects_bad_names(monkeypatch, names, msg):
 
 
 def test_slider_live_mode_uses_the_names(monkeypatch):
-    w = book.slider_module._live(_draw, "Line with slope {a} drawn.", {"a": [1, 2]}, {"a": 1}, 72,
-                                 {"a": ("slope", "per step")})
+    w = book.slider_module._live(
+        _draw,
+        "Line with slope {a} drawn.",
+        {"a": [1, 2]},
+        {"a": 1},
+        72,
+        {"a": ("slope", "per step")},
+    )
     knob = w.children[0].children[0]
     assert knob.description == "slope (1 to 2 per step)"
     assert [label for label, _ in knob.options] == ["1 per step", "2 per step"]
-    plain = book.slider_module._live(_draw, "Line with slope {a} drawn.", {"a": [1, 2]}, {"a": 1}, 72)
+    plain = book.slider_module._live(
+        _draw, "Line with slope {a} drawn.", {"a": [1, 2]}, {"a": 1}, 72
+    )
     assert plain.children[0].children[0].description == "a"
 
 
 # sphinx extension: what the reader sees -----------------------------------------------------------
-_OUT = ('<div class="output stream highlight-myst-ansi notranslate"><div class="highlight"><pre>'
-        '<span></span>{}</pre></div>')
+_OUT = (
+    '<div class="output stream highlight-myst-ansi notranslate"><div class="highlight"><pre>'
+    "<span></span>{}</pre></div>"
+)
 
 
 def test_fold_checks_all_ok():
@@ -330,7 +423,9 @@ def test_fold_checks_all_ok():
 
 
 def test_fold_checks_mixed_keeps_other_lines_in_order():
-    html = sphinxext.fold_checks(_OUT.format("a = 1\nok a is one\nb = 2\nok b is two\n"))
+    html = sphinxext.fold_checks(
+        _OUT.format("a = 1\nok a is one\nb = 2\nok b is two\n")
+    )
     kept, folded = html.split("<details", 1)
     assert "a = 1\nb = 2\n</pre>" in kept and "ok" not in kept
     assert "2 checks hold" in folded and "ok a is one\nok b is two\n" in folded
@@ -343,11 +438,22 @@ def test_fold_checks_leaves_other_output_and_is_idempotent():
     assert sphinxext.fold_checks(once) == once
 
 
-@pytest.mark.parametrize("text, quiet", [
-    ("0.809", True), ("1,000", True), ("-3", True), ("2.5e-07", True), ("12%", True),
-    ("&lt;</span> <span class=\"pre\">1e-15", True), ("3/4", True),
-    ("ok", False), ("t0", False), ("k</span> <span class=\"pre\">=</span> <span class=\"pre\">3", False),
-    ("[4,</span> <span class=\"pre\">8]", False)])
+@pytest.mark.parametrize(
+    "text, quiet",
+    [
+        ("0.809", True),
+        ("1,000", True),
+        ("-3", True),
+        ("2.5e-07", True),
+        ("12%", True),
+        ('&lt;</span> <span class="pre">1e-15', True),
+        ("3/4", True),
+        ("ok", False),
+        ("t0", False),
+        ('k</span> <span class="pre">=</span> <span class="pre">3', False),
+        ('[4,</span> <span class="pre">8]', False),
+    ],
+)
 def test_quiet_numbers(text, quiet):
     html = f'<p>x <code class="docutils literal notranslate"><span class="pre">{text}</span></code> y</p>'
     assert ("book-num" in sphinxext.quiet_numbers(html)) is quiet
@@ -357,11 +463,19 @@ def test_glossary_has_a_to_z_and_letter_sections(tmp_path):
     (tmp_path / "glossary.yml").write_text(
         "- term: zeta\n  definition: Last, $z^2$.\n  where: notebooks/z\n"
         "- term: alpha\n  definition: First.\n  where: notebooks/a\n"
-        "- term: Ångström\n  definition: Accented.\n  where: notebooks/a\n")
+        "- term: Ångström\n  definition: Accented.\n  where: notebooks/a\n"
+    )
     text = sphinxext.glossary_text(tmp_path)
-    assert '<a href="#glossary-a">A</a>' in text and '<a href="#glossary-z">Z</a>' in text
+    assert (
+        '<a href="#glossary-a">A</a>' in text and '<a href="#glossary-z">Z</a>' in text
+    )
     assert '<span class="book-az-none" aria-hidden="true">B</span>' in text
-    assert text.index("(glossary-a)=") < text.index("alpha") < text.index("Ångström") < text.index("(glossary-z)=")
+    assert (
+        text.index("(glossary-a)=")
+        < text.index("alpha")
+        < text.index("Ångström")
+        < text.index("(glossary-z)=")
+    )
     assert "$z^2$" in text
 
 
@@ -370,24 +484,35 @@ def test_bibliography_labels_are_author_year():
 
     from book.bibstyle import AuthorYearLabelStyle
 
-    bib = pybtex.database.parse_string(r"""
+    bib = pybtex.database.parse_string(
+        r"""
     @article{v, author={Ashish Vaswani and Noam Shazeer and Niki Parmar}, title={A}, year={2017}}
     @article{b, author={Jimmy Ba and Jamie Kiros}, title={B}, year={2016}}
     @article{e, author={Jeffrey L. Elman}, title={C}, year={1990}}
     @article{w1, author={Jason Wei and Yi Tay and Rishi Bommasani}, title={D}, year={2022}}
     @article{w2, author={Jason Wei and Xuezhi Wang and Dale Schuurmans}, title={E}, year={2022}}
     @misc{n, title={Some report without authors}, year={2020}}
-    """, "bibtex")
+    """,
+        "bibtex",
+    )
     labels = list(AuthorYearLabelStyle().format_labels(bib.entries.values()))
-    assert labels == ["Vaswani et al., 2017", "Ba and Kiros, 2016", "Elman, 1990",
-                      "Wei et al., 2022a", "Wei et al., 2022b", "Some report without authors, 2020"]
+    assert labels == [
+        "Vaswani et al., 2017",
+        "Ba and Kiros, 2016",
+        "Elman, 1990",
+        "Wei et al., 2022a",
+        "Wei et al., 2022b",
+        "Some report without authors, 2020",
+    ]
 
 
 def test_claims_headings_are_page_titles():
     root = sphinxext.Path(__file__).resolve().parents[1]
     text = sphinxext.claims_text(root)
     headings = [ln for ln in text.splitlines() if ln.startswith("## ")]
-    assert headings and all(" </notebooks/" in h and h.startswith("## {doc}`") for h in headings)
+    assert headings and all(
+        " </notebooks/" in h and h.startswith("## {doc}`") for h in headings
+    )
     assert not any(h.startswith("## {doc}`/") for h in headings)
 
 
@@ -397,9 +522,20 @@ def test_links_named_by_path_show_the_page_title():
     from docutils import nodes
 
     para = nodes.paragraph()
-    para += nodes.reference("", "", nodes.inline("", "notebooks/part1/08-attention"), internal=True,
-                            refuri="notebooks/part1/08-attention.html")
-    para += nodes.reference("", "", nodes.inline("", "elsewhere"), internal=True, refuri="x.html")
-    app = SimpleNamespace(env=SimpleNamespace(titles={"notebooks/part1/08-attention": nodes.title("", "8. Attention")}))
+    para += nodes.reference(
+        "",
+        "",
+        nodes.inline("", "notebooks/part1/08-attention"),
+        internal=True,
+        refuri="notebooks/part1/08-attention.html",
+    )
+    para += nodes.reference(
+        "", "", nodes.inline("", "elsewhere"), internal=True, refuri="x.html"
+    )
+    app = SimpleNamespace(
+        env=SimpleNamespace(
+            titles={"notebooks/part1/08-attention": nodes.title("", "8. Attention")}
+        )
+    )
     sphinxext._doc_links_show_titles(app, para, "execution")
     assert [r.astext() for r in para.children] == ["8. Attention", "elsewhere"]

@@ -4,14 +4,26 @@ Honest means every number quoted in the prose (in backticks) is printed by an
 output of the same notebook, or is an input written in one of its code cells,
 so a measured figure cannot drift from what the code prints.
 """
+
 from __future__ import annotations
 
 import re
 
 import pytest
-
-from notebook_text import (ROOT, haystack, load, loose_decimals, notebooks, numbers_in, output_text,
-                           prose, quoted_numbers, number_present, source, toc_docs)
+from notebook_text import (
+    ROOT,
+    haystack,
+    load,
+    loose_decimals,
+    notebooks,
+    number_present,
+    numbers_in,
+    output_text,
+    prose,
+    quoted_numbers,
+    source,
+    toc_docs,
+)
 
 NBS = notebooks()
 IDS = [p.relative_to(ROOT).as_posix() for p in NBS]
@@ -19,13 +31,22 @@ IDS = [p.relative_to(ROOT).as_posix() for p in NBS]
 
 def test_every_notebook_is_in_the_toc():
     listed = {f"{d}.ipynb" for d in toc_docs()}
-    on_disk = {p.relative_to(ROOT).as_posix() for p in (ROOT / "notebooks").rglob("*.ipynb")
-               if ".ipynb_checkpoints" not in p.parts}
-    assert on_disk <= listed, f"notebooks missing from _toc.yml: {sorted(on_disk - listed)}"
+    on_disk = {
+        p.relative_to(ROOT).as_posix()
+        for p in (ROOT / "notebooks").rglob("*.ipynb")
+        if ".ipynb_checkpoints" not in p.parts
+    }
+    assert on_disk <= listed, (
+        f"notebooks missing from _toc.yml: {sorted(on_disk - listed)}"
+    )
 
 
 def test_every_toc_entry_exists():
-    missing = [d for d in toc_docs() if not any((ROOT / f"{d}{ext}").exists() for ext in (".ipynb", ".md"))]
+    missing = [
+        d
+        for d in toc_docs()
+        if not any((ROOT / f"{d}{ext}").exists() for ext in (".ipynb", ".md"))
+    ]
     assert not missing, f"_toc.yml names files that do not exist: {missing}"
 
 
@@ -35,7 +56,8 @@ def test_executed_top_to_bottom(path):
     counts = [c.get("execution_count") for c in nb["cells"] if c["cell_type"] == "code"]
     assert counts == list(range(1, len(counts) + 1)), (
         f"{path.name}: execution counts {counts} - run the notebook top to bottom in a fresh kernel "
-        "(make execute NB=...)")
+        "(make execute NB=...)"
+    )
 
 
 @pytest.mark.parametrize("path", NBS, ids=IDS)
@@ -43,27 +65,44 @@ def test_no_errors_or_warnings_in_outputs(path):
     nb = load(path)
     for i, c in enumerate(nb["cells"]):
         for out in c.get("outputs", []):
-            assert out.get("output_type") != "error", f"{path.name} cell {i}: stored output is an error"
-            assert not (out.get("output_type") == "stream" and out.get("name") == "stderr"), (
-                f"{path.name} cell {i}: writes to stderr: {''.join(out.get('text', ''))[:300]!r}")
+            assert out.get("output_type") != "error", (
+                f"{path.name} cell {i}: stored output is an error"
+            )
+            assert not (
+                out.get("output_type") == "stream" and out.get("name") == "stderr"
+            ), (
+                f"{path.name} cell {i}: writes to stderr: {''.join(out.get('text', ''))[:300]!r}"
+            )
             text = output_text({"outputs": [out]})
-            assert not re.search(r"\b\w*Warning\b:", text), f"{path.name} cell {i}: a warning in the output"
+            assert not re.search(r"\b\w*Warning\b:", text), (
+                f"{path.name} cell {i}: a warning in the output"
+            )
 
 
 @pytest.mark.parametrize("path", NBS, ids=IDS)
 def test_quoted_numbers_are_printed(path):
     nb = load(path)
     hay = numbers_in(haystack(nb))
-    missing = sorted({f"`{span}`" for span, num in quoted_numbers(prose(nb)) if not number_present(num, hay)})
-    assert not missing, (f"{path.name}: numbers quoted in prose that no output or code cell shows: "
-                         f"{', '.join(missing[:20])}")
+    missing = sorted(
+        {
+            f"`{span}`"
+            for span, num in quoted_numbers(prose(nb))
+            if not number_present(num, hay)
+        }
+    )
+    assert not missing, (
+        f"{path.name}: numbers quoted in prose that no output or code cell shows: "
+        f"{', '.join(missing[:20])}"
+    )
 
 
 @pytest.mark.parametrize("path", NBS, ids=IDS)
 def test_no_unquoted_decimals_in_prose(path):
     nb = load(path)
     loose = loose_decimals(prose(nb))
-    assert not loose, f"{path.name}: decimals in prose outside backticks (quote them): {loose[:10]}"
+    assert not loose, (
+        f"{path.name}: decimals in prose outside backticks (quote them): {loose[:10]}"
+    )
 
 
 @pytest.mark.parametrize("path", NBS, ids=IDS)
@@ -73,11 +112,14 @@ def test_figures_have_alt_text(path):
         for out in c.get("outputs", []):
             data = out.get("data", {})
             assert "image/png" not in data, (
-                f"{path.name} cell {i}: a bare PNG output; draw through book.show(fig, alt) instead")
+                f"{path.name} cell {i}: a bare PNG output; draw through book.show(fig, alt) instead"
+            )
             html = data.get("text/html", "")
             html = "".join(html) if isinstance(html, list) else html
             for img in re.findall(r"<img[^>]*>", html):
-                assert re.search(r'alt="[^"]{15,}"', img), f"{path.name} cell {i}: an image without alt text"
+                assert re.search(r'alt="[^"]{15,}"', img), (
+                    f"{path.name} cell {i}: an image without alt text"
+                )
 
 
 @pytest.mark.parametrize("path", NBS, ids=IDS)
@@ -85,18 +127,25 @@ def test_chapter_shape(path):
     """A finished chapter has a title, checks its claims, and ends with a short 'So'."""
     nb = load(path)
     md = [source(c) for c in nb["cells"] if c["cell_type"] == "markdown"]
-    assert md and md[0].lstrip().startswith("# "), f"{path.name}: the first cell is not a '# ' title"
-    if nb.get("metadata", {}).get("book", {}).get("stub"):
-        pytest.skip("chapter not written yet")
-    oks = sum(output_text(c).count("\nok ") + output_text(c).startswith("ok ")
-              for c in nb["cells"] if c["cell_type"] == "code")
+    assert md and md[0].lstrip().startswith("# "), (
+        f"{path.name}: the first cell is not a '# ' title"
+    )
+    oks = sum(
+        output_text(c).count("\nok ") + output_text(c).startswith("ok ")
+        for c in nb["cells"]
+        if c["cell_type"] == "code"
+    )
     assert oks > 0, f"{path.name}: no `ok` checks printed"
-    assert any(re.match(r"^#+\s+So\b", s.strip()) for s in md[-3:]), f"{path.name}: no closing 'So' section"
+    assert any(re.match(r"^#+\s+So\b", s.strip()) for s in md[-3:]), (
+        f"{path.name}: no closing 'So' section"
+    )
 
 
 def _term_refs() -> set[str]:
     refs = set()
-    texts = [prose(load(p)) for p in NBS] + [p.read_text(encoding="utf-8") for p in ROOT.glob("*.md")]
+    texts = [prose(load(p)) for p in NBS] + [
+        p.read_text(encoding="utf-8") for p in ROOT.glob("*.md")
+    ]
     for text in texts:
         for m in re.finditer(r"\{term\}`([^`]+)`", text):
             target = m.group(1)
@@ -108,7 +157,11 @@ def _term_refs() -> set[str]:
 def test_every_glossary_term_is_linked_from_the_text():
     import yaml
 
-    terms = [e["term"] for e in yaml.safe_load((ROOT / "glossary.yml").read_text(encoding="utf-8")) or []]
+    terms = [
+        e["term"]
+        for e in yaml.safe_load((ROOT / "glossary.yml").read_text(encoding="utf-8"))
+        or []
+    ]
     unlinked = sorted(t for t in terms if t.strip().lower() not in _term_refs())
     assert not unlinked, f"glossary terms no page links with {{term}}: {unlinked}"
 
@@ -118,15 +171,17 @@ def test_every_notebook_can_start_on_colab():
     import subprocess
     import sys
 
-    r = subprocess.run([sys.executable, str(ROOT / "tools" / "colab_cell.py"), "--check"],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "colab_cell.py"), "--check"],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stdout + "\nrun: python tools/colab_cell.py"
 
 
 def test_errata_numbers_are_printed_where_they_are_measured():
     """The errata page quotes measured values; each must be printed by the notebook it links to."""
     import yaml
-
     from notebook_text import NUMBER, canonical
 
     year_or_section = re.compile(r"^(?:19|20)\d\d$|^48\.\d{1,2}$")
@@ -135,8 +190,40 @@ def test_errata_numbers_are_printed_where_they_are_measured():
         path = ROOT / f"{e['where'].strip().lstrip('/')}.ipynb"
         assert path.exists(), f"errata entry points at a missing notebook: {e['where']}"
         hay = numbers_in(haystack(load(path)))
-        missing = [n for n in map(canonical, NUMBER.findall(str(e["measured"])))
-                   if not year_or_section.match(n) and not number_present(n, hay)]
+        missing = [
+            n
+            for n in map(canonical, NUMBER.findall(str(e["measured"])))
+            if not year_or_section.match(n) and not number_present(n, hay)
+        ]
         if missing:
             problems.append(f"{e['where']}: {missing}")
-    assert not problems, "errata numbers no output of the linked notebook shows:\n" + "\n".join(problems)
+    assert not problems, (
+        "errata numbers no output of the linked notebook shows:\n" + "\n".join(problems)
+    )
+
+
+def _cells(nb) -> list[tuple[str, str, tuple[str, ...]]]:
+    return [
+        (
+            c["cell_type"],
+            source(c).strip(),
+            tuple(c.get("metadata", {}).get("tags", [])),
+        )
+        for c in nb["cells"]
+    ]
+
+
+@pytest.mark.parametrize("path", NBS, ids=IDS)
+def test_text_source_is_in_sync(path):
+    """Each notebook has its MyST text twin, and the two hold the same cells.
+
+    The .md is what a reviewer reads; the .ipynb keeps the outputs. `make sync`
+    (jupytext --sync) brings an edited one up to date with the other."""
+    import jupytext
+
+    md = path.with_suffix(".md")
+    assert md.exists(), f"{path.name}: no paired text file {md.name} (run make sync)"
+    text = jupytext.read(md)
+    assert _cells(text) == _cells(load(path)), (
+        f"{path.name} and {md.name} differ: edit one, then run make sync"
+    )

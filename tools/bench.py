@@ -7,6 +7,7 @@ widget pages <= 2 MB, none over 3 MB).
 
     python tools/bench.py [--skip-test]
 """
+
 from __future__ import annotations
 
 import json
@@ -26,52 +27,73 @@ LOG = OUT / "sliders.jsonl"
 
 def run(cmd: list[str], **env) -> float:
     t0 = time.perf_counter()
-    subprocess.run(cmd, cwd=ROOT, check=True, env={**os.environ, **env},
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        cmd,
+        cwd=ROOT,
+        check=True,
+        env={**os.environ, **env},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     return time.perf_counter() - t0
 
 
 def build() -> float:
     """What make book does: fill the execution cache on both cores, then build the HTML."""
     env = dict(BOOK_WIDGETS="static", BOOK_BENCH_LOG=str(LOG))
-    return (run([str(BIN / "python"), "tools/preexecute.py", str(OUT / "_build" / ".jupyter_cache")], **env)
-            + run([str(BIN / "jupyter-book"), "build", ".", "--path-output", str(OUT)], **env))
+    return run(
+        [
+            str(BIN / "python"),
+            "tools/preexecute.py",
+            str(OUT / "_build" / ".jupyter_cache"),
+        ],
+        **env,
+    ) + run([str(BIN / "jupyter-book"), "build", ".", "--path-output", str(OUT)], **env)
 
 
 def notebook_times() -> dict[str, float]:
     """Each notebook run alone, as a reader runs it: a fresh kernel, top to bottom, wall time,
     BLAS free to use every core (builds and nbval run two kernels at once, one thread each)."""
     import nbformat
-    import yaml
     from nbclient import NotebookClient
 
+    from book.toc import toc_notebooks
+
     cores = str(os.cpu_count() or 1)
-    os.environ.update(BOOK_WIDGETS="static", OPENBLAS_NUM_THREADS=cores, OMP_NUM_THREADS=cores,
-                      MKL_NUM_THREADS=cores)
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    os.environ.update(
+        BOOK_WIDGETS="static",
+        OPENBLAS_NUM_THREADS=cores,
+        OMP_NUM_THREADS=cores,
+        MKL_NUM_THREADS=cores,
+    )
     times = {}
-    for part in toc["parts"]:
-        for ch in part["chapters"]:
-            path = ROOT / f"{ch['file']}.ipynb"
-            if not path.exists():
-                continue
-            nb = nbformat.read(path, as_version=4)
-            t0 = time.perf_counter()
-            NotebookClient(nb, timeout=300, kernel_name="python3",
-                           resources={"metadata": {"path": str(path.parent)}}).execute()
-            times[path.relative_to(ROOT).as_posix()] = time.perf_counter() - t0
+    for path in toc_notebooks(ROOT):
+        nb = nbformat.read(path, as_version=4)
+        t0 = time.perf_counter()
+        NotebookClient(
+            nb,
+            timeout=300,
+            kernel_name="python3",
+            resources={"metadata": {"path": str(path.parent)}},
+        ).execute()
+        times[path.relative_to(ROOT).as_posix()] = time.perf_counter() - t0
     return times
 
 
 def slider_rows() -> list[tuple[str, int, int, float]]:
     if not LOG.exists():
         return []
-    stored = {p.relative_to(ROOT).as_posix(): p.read_text(encoding="utf-8")
-              for p in (ROOT / "notebooks").rglob("*.ipynb")}
+    stored = {
+        p.relative_to(ROOT).as_posix(): p.read_text(encoding="utf-8")
+        for p in (ROOT / "notebooks").rglob("*.ipynb")
+    }
     rows = []
     for line in LOG.read_text(encoding="utf-8").splitlines():
         e = json.loads(line)
-        where = next((nb for nb, text in stored.items() if json.dumps(e["alt"])[1:-1] in text), "?")
+        where = next(
+            (nb for nb, text in stored.items() if json.dumps(e["alt"])[1:-1] in text),
+            "?",
+        )
         rows.append((where, e["frames"], e["bytes"], e["seconds"]))
     return rows
 
@@ -83,15 +105,25 @@ def page_weights(site: Path) -> dict[str, int]:
 
     url, stop = serve(site)
     weights = {}
-    pages = sorted(p for p in site.rglob("*.html") if not p.relative_to(site).as_posix().startswith(
-        ("_", "genindex", "search")) and 'http-equiv="Refresh"' not in p.read_text(encoding="utf-8")[:2000])
+    pages = sorted(
+        p
+        for p in site.rglob("*.html")
+        if not p.relative_to(site).as_posix().startswith(("_", "genindex", "search"))
+        and 'http-equiv="Refresh"' not in p.read_text(encoding="utf-8")[:2000]
+    )
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
+        browser = pw.chromium.launch(
+            executable_path=shutil.which("chromium"), args=["--no-sandbox"]
+        )
         for p in pages:
             page = browser.new_page()
             sizes = []
-            page.on("requestfinished", lambda r: sizes.append(r.sizes()["responseBodySize"]))
-            page.goto(f"{url}/{p.relative_to(site).as_posix()}", wait_until="networkidle")
+            page.on(
+                "requestfinished", lambda r: sizes.append(r.sizes()["responseBodySize"])
+            )
+            page.goto(
+                f"{url}/{p.relative_to(site).as_posix()}", wait_until="networkidle"
+            )
             weights[p.relative_to(site).as_posix()] = sum(sizes)
             page.close()
         browser.close()
@@ -112,9 +144,11 @@ def main(argv: list[str]) -> int:
     sliders = slider_rows()
     weights = page_weights(OUT / "_build" / "html")
 
-    rows = [("cold build (execute + HTML)", f"{cold:.0f} s", "<= 180 s", cold <= 180),
-            ("no-change rebuild", f"{nochange:.1f} s", "<= 5 s", nochange <= 5),
-            ("rebuild after touching one notebook", f"{touched:.1f} s", "", True)]
+    rows = [
+        ("cold build (execute + HTML)", f"{cold:.0f} s", "<= 180 s", cold <= 180),
+        ("no-change rebuild", f"{nochange:.1f} s", "<= 5 s", nochange <= 5),
+        ("rebuild after touching one notebook", f"{touched:.1f} s", "", True),
+    ]
     if test_time is not None:
         rows.append(("make test", f"{test_time:.0f} s", "<= 300 s", test_time <= 300))
     if nb:
@@ -125,10 +159,18 @@ def main(argv: list[str]) -> int:
         for name, secs in sorted(nb.items(), key=lambda kv: -kv[1])[:5]:
             rows.append((f"  slow: {name}", f"{secs:.1f} s", "", True))
     for where, frames, nbytes, secs in sliders:
-        rows.append((f"slider in {where}", f"{frames} frames, {nbytes / 1e3:.0f} KB, {secs:.1f} s",
-                     "<= 700 KB", nbytes <= 700_000))
+        rows.append(
+            (
+                f"slider in {where}",
+                f"{frames} frames, {nbytes / 1e3:.0f} KB, {secs:.1f} s",
+                "<= 700 KB",
+                nbytes <= 700_000,
+            )
+        )
     med_w = statistics.median(weights.values())
-    rows.append(("median page transferred", f"{med_w / 1e6:.2f} MB", "<= 1 MB", med_w <= 1e6))
+    rows.append(
+        ("median page transferred", f"{med_w / 1e6:.2f} MB", "<= 1 MB", med_w <= 1e6)
+    )
     for page, w in sorted(weights.items(), key=lambda kv: -kv[1]):
         rows.append((f"page {page}", f"{w / 1e6:.2f} MB", "<= 3 MB", w <= 3e6))
 

@@ -3,6 +3,7 @@
 The test build renders the stored outputs, which nbval has just re-executed and
 compared cell by cell, so executing every notebook a second time would prove nothing.
 """
+
 import sys
 from pathlib import Path
 

@@ -8,6 +8,7 @@ Adding the cell shifts the execution counts by one; outputs do not change, so no
     python tools/colab_cell.py          # insert or update the cell everywhere
     python tools/colab_cell.py --check  # exit 1 if any notebook lacks the current cell
 """
+
 from __future__ import annotations
 
 import sys
@@ -16,6 +17,8 @@ from pathlib import Path
 import nbformat
 import yaml
 
+from book.toc import toc_notebooks
+
 ROOT = Path(__file__).resolve().parents[1]
 TAG = "book-bootstrap"
 
@@ -23,21 +26,38 @@ TAG = "book-bootstrap"
 def cell_source() -> str:
     cfg = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     url = cfg["repository"]["url"].rstrip("/")
-    return ("# Colab starts without this book's helper package: install it there; elsewhere this does nothing.\n"
-            "import importlib.util, subprocess, sys\n"
-            "if importlib.util.find_spec(\"book\") is None:\n"
-            f"    subprocess.run([sys.executable, \"-m\", \"pip\", \"install\", \"-q\", \"git+{url}\"], check=True)")
+    return (
+        "# Colab starts without this book's helper package: install it there; "
+        "elsewhere this does nothing.\n"
+        "import importlib.util\nimport subprocess\nimport sys\n\n"
+        'if importlib.util.find_spec("book") is None:\n'
+        "    subprocess.run(\n        [\n"
+        + "".join(
+            f"            {a},\n"
+            for a in (
+                "sys.executable",
+                '"-m"',
+                '"pip"',
+                '"install"',
+                '"-q"',
+                f'"git+{url}"',
+            )
+        )
+        + "        ],\n        check=True,\n    )"
+    )
 
 
 def notebooks() -> list[Path]:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    files = [ROOT / f"{c['file']}.ipynb" for p in toc["parts"] for c in p["chapters"]]
-    return [f for f in files if f.exists()]
+    return toc_notebooks(ROOT)
 
 
 def has_current_cell(nb) -> bool:
     code = [c for c in nb.cells if c.cell_type == "code"]
-    return bool(code) and TAG in code[0].metadata.get("tags", []) and code[0].source == cell_source()
+    return (
+        bool(code)
+        and TAG in code[0].metadata.get("tags", [])
+        and code[0].source == cell_source()
+    )
 
 
 def ensure(path: Path) -> bool:
@@ -54,7 +74,9 @@ def ensure(path: Path) -> bool:
             for out in c.get("outputs", []):
                 if out.get("execution_count") is not None:
                     out["execution_count"] += 1
-        cell = nbformat.v4.new_code_cell(cell_source(), metadata={"tags": ["remove-cell", TAG]})
+        cell = nbformat.v4.new_code_cell(
+            cell_source(), metadata={"tags": ["remove-cell", TAG]}
+        )
         cell.execution_count = 1
         nb.cells.insert(nb.cells.index(code[0]), cell)
     nbformat.write(nb, path)
@@ -63,9 +85,12 @@ def ensure(path: Path) -> bool:
 
 def main(argv: list[str]) -> int:
     if "--check" in argv:
-        missing = [p.relative_to(ROOT).as_posix() for p in notebooks()
-                   if any(c.cell_type == "code" for c in nbformat.read(p, as_version=4).cells)
-                   and not has_current_cell(nbformat.read(p, as_version=4))]
+        missing = [
+            p.relative_to(ROOT).as_posix()
+            for p in notebooks()
+            if any(c.cell_type == "code" for c in nbformat.read(p, as_version=4).cells)
+            and not has_current_cell(nbformat.read(p, as_version=4))
+        ]
         for m in missing:
             print(f"missing or stale Colab cell: {m}")
         return 1 if missing else 0

@@ -5,6 +5,7 @@
 Sliders render their static form (BOOK_WIDGETS=static), as in the built site and
 under nbval, so the stored outputs are the ones the tests compare against.
 """
+
 from __future__ import annotations
 
 import os
@@ -15,7 +16,42 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
-KERNEL = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+KERNEL = {
+    "display_name": "Python 3 (ipykernel)",
+    "language": "python",
+    "name": "python3",
+}
+
+
+def made_with() -> dict[str, str]:
+    """The versions and BLAS kernel the stored outputs come from (the execution page
+    lists them, so a reader comparing digits knows what was compared)."""
+    import platform
+    import subprocess
+
+    probe = (
+        "import sys, numpy, matplotlib, threadpoolctl, IPython; "
+        "b = [i for i in threadpoolctl.threadpool_info() if i['user_api'] == 'blas']; "
+        "print(sys.version.split()[0], numpy.__version__, matplotlib.__version__, "
+        "IPython.__version__, b[0]['internal_api'] + ' ' + b[0]['version'] if b else '-', "
+        "b[0].get('architecture') if b else '-')"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout.split()
+    keys = [
+        "python",
+        "numpy",
+        "matplotlib",
+        "ipython",
+        "blas",
+        "blas_version",
+        "kernel",
+    ]
+    info = dict(zip(keys, out))
+    info["blas"] = f"{info.pop('blas')} {info.pop('blas_version')}"
+    info["machine"] = platform.machine()
+    return info
 
 
 def execute(path: Path, timeout: int = 300) -> float:
@@ -25,7 +61,9 @@ def execute(path: Path, timeout: int = 300) -> float:
     ensure(path)  # the hidden first cell that lets the notebook start on Colab
     os.environ["BOOK_WIDGETS"] = "static"
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ.setdefault(var, "1")  # outputs do not depend on it; speed under load does
+        os.environ.setdefault(
+            var, "1"
+        )  # outputs do not depend on it; speed under load does
     nb = nbformat.read(path, as_version=4)
     nb.metadata["kernelspec"] = KERNEL
     for cell in nb.cells:
@@ -33,11 +71,17 @@ def execute(path: Path, timeout: int = 300) -> float:
             cell.outputs, cell.execution_count = [], None
             cell.metadata.pop("execution", None)
     t0 = time.perf_counter()
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
-                            resources={"metadata": {"path": str(path.parent)}})
+    client = NotebookClient(
+        nb,
+        timeout=timeout,
+        kernel_name="python3",
+        record_timing=False,
+        resources={"metadata": {"path": str(path.parent)}},
+    )
     client.execute()
     took = time.perf_counter() - t0
     nb.metadata.pop("widgets", None)
+    nb.metadata.setdefault("book", {})["made_with"] = made_with()
     nbformat.write(nb, path)
     return took
 

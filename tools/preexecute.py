@@ -7,6 +7,7 @@ Notebooks whose code did not change are skipped, as the build itself would skip 
 
     python tools/preexecute.py [_build/.jupyter_cache]
 """
+
 from __future__ import annotations
 
 import logging
@@ -17,13 +18,13 @@ import yaml
 from jupyter_cache import get_cache
 from jupyter_cache.executors import load_executor
 
+import book.toc
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def toc_notebooks() -> list[Path]:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    files = [ROOT / f"{c['file']}.ipynb" for p in toc["parts"] for c in p["chapters"]]
-    return [f for f in files if f.exists()]
+    return book.toc.toc_notebooks(ROOT)
 
 
 def main(cache_dir: Path) -> int:
@@ -37,13 +38,23 @@ def main(cache_dir: Path) -> int:
     logger = logging.getLogger("preexecute")
     logger.addHandler(logging.StreamHandler(sys.stdout))
     logger.setLevel(logging.WARNING)
-    result = load_executor("local-parallel", cache, logger=logger).run_and_cache(timeout=timeout)
-    print(f"preexecute: {len(result.succeeded)} notebook(s) executed, "
-          f"{len(result.errored) + len(result.excepted)} failed")
+    result = load_executor("local-parallel", cache, logger=logger).run_and_cache(
+        timeout=timeout
+    )
+    print(
+        f"preexecute: {len(result.succeeded)} notebook(s) executed, "
+        f"{len(result.errored) + len(result.excepted)} failed"
+    )
     for uri in result.errored + result.excepted:
         print(f"  failed: {uri}")
     return 1 if (result.errored or result.excepted) else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "_build" / ".jupyter_cache")))
+    sys.exit(
+        main(
+            Path(
+                sys.argv[1] if len(sys.argv) > 1 else ROOT / "_build" / ".jupyter_cache"
+            )
+        )
+    )

@@ -9,6 +9,7 @@
 - fonts.css, book.css and book.js, listed by name in _config.yml.
 Nothing here is fetched at build time: npm installed the packages beforehand.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -22,6 +23,7 @@ NODE = ROOT / "node_modules"
 OUT = ROOT / "site-assets"
 
 # The Latin characters the book uses; book/page_fonts.py adds other scripts page by page.
+from book import page_fonts  # noqa: E402
 from book.page_fonts import LATIN  # noqa: E402
 
 FACES = [  # (css family, package, file stem, weight, style)
@@ -168,25 +170,27 @@ def _copy(src: Path, dst: Path) -> None:
 
 def mathjax() -> None:
     es5 = NODE / "mathjax" / "es5"
-    for rel in ("tex-chtml.js", "output/chtml/fonts/woff-v2", "input/tex/extensions", "ui/menu.js",
-                "a11y"):
+    for rel in (
+        "tex-chtml.js",
+        "output/chtml/fonts/woff-v2",
+        "input/tex/extensions",
+        "ui/menu.js",
+        "a11y",
+    ):
         _copy(es5 / rel, OUT / "mathjax" / rel)
 
 
 def subset_font(src: Path, dst: Path, unicodes: str) -> int:
-    opts = subset.Options()
-    opts.flavor = "woff2"
-    opts.layout_features = ["kern", "liga", "tnum", "lnum"]
-    opts.name_IDs = [1, 2, 4, 6]
-    opts.hinting = False
-    opts.desubroutinize = True
-    font = subset.load_font(str(src), opts)
-    sub = subset.Subsetter(opts)
-    sub.populate(unicodes=subset.parse_unicodes(unicodes))
-    sub.subset(font)
+    data = page_fonts.subset_font(
+        src,
+        subset.parse_unicodes(unicodes),
+        layout_features=("kern", "liga", "tnum", "lnum"),
+        name_ids=(1, 2, 4, 6),
+        desubroutinize=True,
+    )
     dst.parent.mkdir(parents=True, exist_ok=True)
-    subset.save_font(font, str(dst), opts)
-    return dst.stat().st_size
+    dst.write_bytes(data)
+    return len(data)
 
 
 def fonts() -> list[str]:
@@ -194,13 +198,17 @@ def fonts() -> list[str]:
     for family, pkg, stem, weight, style in FACES:
         src = NODE / "@fontsource" / pkg / "files" / f"{stem}.woff2"
         if not src.exists():
-            sys.exit(f"site_assets: {src} is missing; run `npm ci --ignore-scripts` first")
+            sys.exit(
+                f"site_assets: {src} is missing; run `npm ci --ignore-scripts` first"
+            )
         subset_font(src, OUT / "fonts" / f"{stem}.woff2", LATIN)
         # The unicode-range matters: without it the browser takes these faces to cover every
         # character, and never asks for the per-page faces that carry Greek, kana or Hangul.
-        css.append(f"@font-face {{ font-family: '{family}'; font-style: {style}; font-weight: {weight};\n"
-                   f"  font-display: swap; src: url('fonts/{stem}.woff2') format('woff2');\n"
-                   f"  unicode-range: {LATIN.replace(',', ', ')}; }}")
+        css.append(
+            f"@font-face {{ font-family: '{family}'; font-style: {style}; font-weight: {weight};\n"
+            f"  font-display: swap; src: url('fonts/{stem}.woff2') format('woff2');\n"
+            f"  unicode-range: {LATIN.replace(',', ', ')}; }}"
+        )
     css.append(""":root {
   --pst-font-family-base: 'IBM Plex Sans', system-ui, sans-serif;
   --pst-font-family-heading: 'IBM Plex Sans', system-ui, sans-serif;
@@ -217,7 +225,9 @@ def main() -> None:
     (OUT / "book.js").write_text(BOOK_JS, encoding="utf-8")
     sizes = {p.name: p.stat().st_size for p in (OUT / "fonts").glob("*.woff2")}
     sans = sum(v for k, v in sizes.items() if "sans" in k)
-    print(f"site-assets: four Plex Sans faces {sans} bytes, Plex Mono {sum(sizes.values()) - sans} bytes")
+    print(
+        f"site-assets: four Plex Sans faces {sans} bytes, Plex Mono {sum(sizes.values()) - sans} bytes"
+    )
 
 
 if __name__ == "__main__":
