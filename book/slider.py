@@ -1,6 +1,8 @@
 """Sliders that work live in a kernel and on the static site.
 
 `slider(draw, alt, d=[4, 16, 64])` draws one figure per knob value.
+`names={"d": ("model width", "dims")}` gives a knob a reader's name and unit; the
+control then shows the name, the value with its unit, and the knob's range.
 
 - With a kernel (JupyterLab, Binder, Colab) it is a live ipywidgets control
   that calls `draw` as the reader drags.
@@ -58,6 +60,63 @@ def _label(v) -> str:
     if isinstance(v, numbers.Integral):
         return str(int(v))
     return f"{float(v):g}"
+
+
+def _validate_names(names, spec) -> dict:
+    """{knob: (reader's name, unit)} from `names`; a knob not named keeps its identifier."""
+    if names is None:
+        return {}
+    if not isinstance(names, dict):
+        raise TypeError(
+            f"slider: names must be a dict of knob -> name or (name, unit), got {names!r}"
+        )
+    out = {}
+    for knob, given in names.items():
+        if knob not in spec:
+            raise ValueError(
+                f"slider: names gives a name to {knob!r}, which is not a knob ({', '.join(spec)})"
+            )
+        pair = (given, "") if isinstance(given, str) else given
+        if (
+            not isinstance(pair, tuple)
+            or len(pair) != 2
+            or not all(isinstance(x, str) for x in pair)
+        ):
+            raise TypeError(
+                f"slider: names[{knob!r}] must be a name or a (name, unit) pair of strings, "
+                f"got {given!r}"
+            )
+        name, unit = (" ".join(x.split()) for x in pair)
+        if not name:
+            raise ValueError(f"slider: names[{knob!r}] is empty: {given!r}")
+        if (
+            any(x != " ".join(x.split()) for x in pair)
+            or len(name) > 40
+            or len(unit) > 20
+        ):
+            raise ValueError(
+                f"slider: names[{knob!r}] must be one short line (name up to 40 characters, "
+                f"unit up to 20), got {given!r}"
+            )
+        out[knob] = (name, unit)
+    return out
+
+
+def _with_unit(label: str, unit: str) -> str:
+    return f"{label} {unit}" if unit else label
+
+
+def _range_text(values, unit: str) -> str:
+    """What a knob spans, for its label: '0.001 to 1 s' for numbers, else its settings."""
+    numeric = all(
+        isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values
+    )
+    if numeric and len(values) > 1:
+        lo, hi = min(values), max(values)
+        return _with_unit(f"{_label(lo)} to {_label(hi)}", unit)
+    labels = [_label(v) for v in values]
+    text = ", ".join(labels)
+    return text if len(text) <= 40 else f"{len(labels)} settings"
 
 
 def _validate(draw, alt, knobs, start):
@@ -171,18 +230,42 @@ def _bench_log(alt0: str, frames: int, nbytes: int, seconds: float) -> None:
             )
 
 
-def _static(draw, alt, spec, first, dpi):
+def _control(sid, k, values, v0, named):
+    """One knob's HTML. Without a reader's name it is the original markup, byte for byte, so
+    notebooks that do not name their knobs keep their stored outputs."""
+    iid = f"{sid}-{k}"
+    labels = [_label(v) for v in values]
+    if named is None:
+        return (
+            f'<label for="{iid}" style="margin-right:1.2em">{html.escape(k)} '
+            f'<input type="range" id="{iid}" min="0" max="{len(values) - 1}" step="1" value="{v0}" '
+            f'aria-valuetext="{html.escape(labels[v0])}" style="vertical-align:middle"> '
+            f'<output for="{iid}">{html.escape(labels[v0])}</output></label>'
+        )
+    name, unit = named
+    shown = _with_unit(labels[v0], unit)
+    span = _range_text(values, unit)
+    return (
+        f'<span class="book-slider-knob"><label for="{iid}">{html.escape(name)}'
+        f' <span class="book-slider-range">({html.escape(span)})</span></label> '
+        f'<input type="range" id="{iid}" min="0" max="{len(values) - 1}" step="1" value="{v0}" '
+        f'aria-valuetext="{html.escape(shown)}" style="vertical-align:middle"> '
+        f'<output for="{iid}">{html.escape(shown)}</output></span>'
+    )
+
+
+def _static(draw, alt, spec, first, dpi, names=None):
     import time
 
     t0 = time.perf_counter()
     sid = f"book-slider-{next(_counter)}"
-    names = list(spec)
+    knobs = list(spec)
     # Frames are drawn at the house density; a slider whose frames would pass the payload
     # budget is drawn again at a lower one (the same every run: it depends on bytes only).
     for density in _densities(dpi):
         frames, total, size = {}, 0, None
-        for idx in itertools.product(*(range(len(spec[k])) for k in names)):
-            kw = {k: spec[k][i] for k, i in zip(names, idx)}
+        for idx in itertools.product(*(range(len(spec[k])) for k in knobs)):
+            kw = {k: spec[k][i] for k, i in zip(knobs, idx)}
             fr = _frame(draw, kw, density)
             size = size or (fr.width, fr.height)
             total += len(fr.data)
@@ -196,18 +279,15 @@ def _static(draw, alt, spec, first, dpi):
             f"slider: frames exceed {MAX_PAYLOAD} bytes even at density {density:g}; "
             "use fewer values"
         )
-    labels = [[_label(v) for v in spec[k]] for k in names]
-    key0 = ",".join(str(spec[k].index(first[k])) for k in names)
-    controls = []
-    for i, k in enumerate(names):
-        iid = f"{sid}-{k}"
-        v0 = spec[k].index(first[k])
-        controls.append(
-            f'<label for="{iid}" style="margin-right:1.2em">{html.escape(k)} '
-            f'<input type="range" id="{iid}" min="0" max="{len(spec[k]) - 1}" step="1" value="{v0}" '
-            f'aria-valuetext="{html.escape(labels[i][v0])}" style="vertical-align:middle"> '
-            f'<output for="{iid}">{html.escape(labels[i][v0])}</output></label>'
-        )
+    named = names or {}
+    labels = [
+        [_with_unit(_label(v), named.get(k, ("", ""))[1]) for v in spec[k]]
+        for k in knobs
+    ]
+    key0 = ",".join(str(spec[k].index(first[k])) for k in knobs)
+    controls = [
+        _control(sid, k, spec[k], spec[k].index(first[k]), named.get(k)) for k in knobs
+    ]
     payload = json.dumps({"labels": labels, "frames": frames}, separators=(",", ":"))
     src, alt0 = frames[key0][:2]
     text = (
@@ -222,17 +302,28 @@ def _static(draw, alt, spec, first, dpi):
     return _StaticSlider(text, alt0)
 
 
-def _live(draw, alt, spec, first, dpi):
+def _live(draw, alt, spec, first, dpi, names=None):
     import ipywidgets as w
     from IPython.display import display
 
     from .style import _Figure
 
+    named = names or {}
+
+    def description(k):
+        if k not in named:
+            return k
+        name, unit = named[k]
+        return f"{name} ({_range_text(spec[k], unit)})"
+
     controls = {
         k: w.SelectionSlider(
-            options=[(_label(v), v) for v in vals],
+            options=[
+                (_with_unit(_label(v), named.get(k, ("", ""))[1]), v) for v in vals
+            ],
             value=first[k],
-            description=k,
+            description=description(k),
+            style={"description_width": "initial"} if k in named else {},
             continuous_update=True,
         )
         for k, vals in spec.items()
@@ -245,17 +336,21 @@ def _live(draw, alt, spec, first, dpi):
     return w.VBox([w.HBox(list(controls.values())), out])
 
 
-def slider(draw, alt, *, start=None, dpi: int | None = None, **knobs):
+def slider(draw, alt, *, start=None, dpi: int | None = None, names=None, **knobs):
     """A slider over the knobs' values that redraws `draw(**knobs)`.
 
     `alt` is the alt text, a format string over the knobs (``"... at d={d}"``) or
     a function of them. `start` picks the first frame (default: the middle value).
+    `names` gives knobs a reader's name, or a (name, unit) pair:
+    ``names={"lr": "learning rate η", "t": ("time", "s")}``. A named knob's control
+    shows the name, its range ("0.001 to 1 s") and the value with its unit.
     """
     spec, first = _validate(draw, alt, knobs, start)
+    named = _validate_names(names, spec)
     if dpi is not None and (
         isinstance(dpi, bool) or not isinstance(dpi, int) or not 30 <= dpi <= 150
     ):
         raise ValueError(f"slider: dpi must be an int in 30..150, got {dpi!r}")
     if widget_mode() == "static":
-        return _static(draw, alt, spec, first, dpi)
-    return _live(draw, alt, spec, first, dpi)
+        return _static(draw, alt, spec, first, dpi, named)
+    return _live(draw, alt, spec, first, dpi, named)

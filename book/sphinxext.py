@@ -6,6 +6,9 @@
   source claims that reproduce, from ``confirmed.yml`` (errata.yml lists errors only).
 - Every page gets the print stylesheet (``book/static/print.css``), and the download menu
   offers the whole-book PDF that ``make pdf`` builds (tools/pdf.py).
+- The bibliography's labels are author-year, as the text cites (``bibtex_default_style: book``).
+- After the HTML is written, a cell's ``ok`` lines fold into one "N checks hold" line, and a
+  number in backticks is marked so it reads as prose (see ``_postprocess``).
 
 Each page holds a marker such as ``<!-- generated: glossary -->`` where the text goes.
 Keeping the data in YAML lets every chapter add its entries without editing a page.
@@ -57,16 +60,50 @@ def glossary_text(root: Path) -> str:
         if key in seen:
             raise ValueError(f"glossary.yml: term {e['term']!r} is defined twice")
         seen[key] = e
-    lines = [":::{glossary}", ":sorted:", ""]
+    by_letter: dict[str, list[dict]] = {}
     for e in entries:
-        definition = " ".join(str(e["definition"]).split())
+        by_letter.setdefault(_initial(e["term"]), []).append(e)
+    letters = sorted(by_letter, key=lambda c: (not c.isalpha(), c))
+    nav = ['<nav class="book-az" aria-label="Glossary, A to Z">']
+    for c in [chr(x) for x in range(ord("A"), ord("Z") + 1)] + [
+        c for c in letters if not "A" <= c <= "Z"
+    ]:
+        if c in by_letter:
+            nav.append(f'<a href="#glossary-{_letter_id(c)}">{c}</a>')
+        elif "A" <= c <= "Z":
+            nav.append(f'<span class="book-az-none" aria-hidden="true">{c}</span>')
+    nav.append("</nav>")
+    lines = ["".join(nav), ""]
+    for c in letters:
         lines += [
-            e["term"].strip(),
-            f"  {definition} See {{doc}}`/{e['where'].strip().lstrip('/')}`.",
+            f"(glossary-{_letter_id(c)})=",
+            f"## {c}",
+            "",
+            ":::{glossary}",
+            ":sorted:",
             "",
         ]
-    lines.append(":::")
+        for e in by_letter[c]:
+            definition = " ".join(str(e["definition"]).split())
+            lines += [
+                e["term"].strip(),
+                f"  {definition} See {{doc}}`/{e['where'].strip().lstrip('/')}`.",
+                "",
+            ]
+        lines += [":::", ""]
     return "\n".join(lines)
+
+
+def _initial(term: str) -> str:
+    """The letter a term is filed under: its first letter, accents removed; '#' for a digit."""
+    import unicodedata
+
+    first = unicodedata.normalize("NFD", term.strip())[:1].upper()
+    return first if first.isalpha() else "#"
+
+
+def _letter_id(c: str) -> str:
+    return c.lower() if c.isalpha() and c.isascii() else "other"
 
 
 def errata_text(root: Path) -> str:
@@ -79,6 +116,7 @@ def errata_text(root: Path) -> str:
         ":::{list-table}",
         ":header-rows: 1",
         ":widths: 30 12 38 20",
+        ":class: book-errata",
         "",
         "* - The source says",
         "  - Source",
@@ -152,6 +190,30 @@ def _cell_link(doc: str, k: int | None) -> str:
     return f'<a href="{doc}.html#cell-{k}">cell {k}</a>' if k else ""
 
 
+def notebook_title(nb_path: Path) -> str | None:
+    """The page title a notebook shows: the text of its first level-one heading."""
+    if not nb_path.exists():
+        return None
+    nb = json.loads(nb_path.read_text(encoding="utf-8"))
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") != "markdown":
+            continue
+        src = (
+            "".join(cell["source"])
+            if isinstance(cell["source"], list)
+            else cell["source"]
+        )
+        for line in src.splitlines():
+            if line.startswith("# "):
+                return line[2:].strip()
+    return None
+
+
+def _md_escape(text: str) -> str:
+    """A title inside a role's explicit text: '<' and '`' would end it early."""
+    return text.replace("`", "").replace("<", "\\<")
+
+
 def ok_lines(nb_path: Path) -> list[str]:
     nb = json.loads(nb_path.read_text(encoding="utf-8"))
     found = []
@@ -178,7 +240,9 @@ def claims_text(root: Path) -> str:
         if not lines:
             continue
         total += len(lines)
-        parts.append(f"## {{doc}}`/{doc}`\n")
+        title = notebook_title(root / f"{doc}.ipynb") or doc
+        # An explicit title: the heading and the page's contents list show the title, not the path.
+        parts.append(f"## {{doc}}`{_md_escape(title)} </{doc}>`\n")
         parts += [f"- {_cell_link(doc, k)} `ok` {c.replace('`', '')}" for k, c in lines]
         parts.append("")
     head = f"The notebooks check {total} claims as they run. Each line below was printed by a check that passed.\n"
@@ -236,9 +300,14 @@ def _outdated_generated(app, env, added, changed, removed):
     return [d for d, digest in new.items() if old.get(d) != digest]
 
 
+# The page follows the reader's system setting (default_mode: auto). The theme's own script runs
+# late, with the page already drawn, and until then data-theme says 'auto', which no stylesheet
+# knows: decide light or dark here, before the first paint, as the theme will.
 _MODE_FIX = (
-    "if (!document.documentElement.dataset.mode) "
-    "{ document.documentElement.dataset.mode = 'light'; }"
+    "(function () { var d = document.documentElement;"
+    " if (['light', 'dark', 'auto'].indexOf(d.dataset.mode) < 0) { d.dataset.mode = 'auto'; }"
+    " if (d.dataset.mode === 'auto') { d.dataset.theme ="
+    " matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'; } })();"
 )
 
 
@@ -256,6 +325,73 @@ def _offline_scripts(app, pagename, templatename, context, doctree):
             context[key] = [a for a in context[key] if keep(a)]
 
 
+_STREAM = re.compile(
+    r'(<div class="output stream highlight-myst-ansi notranslate">)'
+    r'<div class="highlight"><pre><span></span>(.*?)</pre></div>',
+    re.S,
+)
+
+
+def fold_checks(html_text: str) -> str:
+    """Fold the `ok` lines of each printed output into one line that opens to the list.
+
+    An output made only of `ok` lines becomes "N checks hold"; in a mixed output the other
+    lines stay as printed, in order, and the `ok` lines fold below them. The notebooks keep
+    printing every line, so nbval still compares them.
+    """
+
+    def fold(m):
+        lines = m.group(2).split("\n")
+        end = [""] if lines and lines[-1] == "" else []
+        body = lines[:-1] if end else lines
+        ok = [ln for ln in body if ln.startswith("ok ")]
+        if not ok:
+            return m.group(0)
+        rest = [ln for ln in body if not ln.startswith("ok ")]
+        n = len(ok)
+        summary = f"{n} check{'' if n == 1 else 's'} hold{'s' if n == 1 else ''}"
+        checks = (
+            '<details class="book-checks"><summary>' + summary + "</summary>"
+            '<div class="highlight"><pre><span></span>'
+            + "\n".join(ok + end)
+            + "</pre></div></details>"
+        )
+        kept = (
+            '<div class="highlight"><pre><span></span>'
+            + "\n".join(rest + end)
+            + "</pre></div>"
+            if rest
+            else ""
+        )
+        return m.group(1) + kept + checks
+
+    return _STREAM.sub(fold, html_text)
+
+
+# A number, as prose writes it: 0.809, 1,000, -3, 2.5e-07, 12%, < 1e-15, 3/4.
+_PROSE_NUMBER = re.compile(
+    r"(?:[<>≈~]\s*)?[-+−]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?(?:/\d+)?%?"
+)
+_CODE = re.compile(
+    r'<code class="docutils literal notranslate">((?:<span class="pre">[^<]*</span>|\s)+)</code>'
+)
+
+
+def quiet_numbers(html_text: str) -> str:
+    """Mark inline code that holds only a number (``book-num``), so book.css can set it as prose."""
+    import html as html_lib
+
+    def mark(m):
+        text = html_lib.unescape(re.sub(r"<[^>]+>", "", m.group(1))).strip()
+        if not _PROSE_NUMBER.fullmatch(text):
+            return m.group(0)
+        return (
+            f'<code class="docutils literal notranslate book-num">{m.group(1)}</code>'
+        )
+
+    return _CODE.sub(mark, html_text)
+
+
 _FONTAWESOME_JS = re.compile(
     r'\s*<script[^>]*src="[^"]*fontawesome\.js[^"]*"[^>]*></script>'
 )
@@ -268,6 +404,8 @@ def _postprocess(app, exception):
       its CSS, so the script only re-draws them as SVG.
     - Sphinx marks the bibliography's citation list role="list" without list items, which
       screen readers (and axe-core) reject; the entries carry doc-biblioentry already.
+    - Fold each output's `ok` lines into "N checks hold" (fold_checks), and mark inline code
+      that holds only a number (quiet_numbers).
     - Cut per-page font subsets for text beyond Latin (book/page_fonts.py).
     """
     if exception is not None or app.builder.format != "html":
@@ -295,6 +433,9 @@ def _postprocess(app, exception):
         new = new.replace(
             '<div role="list" class="citation-list">', '<div class="citation-list">'
         )
+        if doc in notebooks:
+            new = fold_checks(new)
+        new = quiet_numbers(new)
         if new != text:
             page.write_text(new, encoding="utf-8")
     from . import page_fonts
@@ -382,7 +523,36 @@ def _copy_pdf(app, out: Path) -> None:
         shutil.copy2(built, out / "_static" / name)
 
 
+def _doc_links_show_titles(app, doctree, docname):
+    """A link whose text is a page's path (the execution table writes them) shows the title."""
+    from docutils import nodes
+
+    titles = app.env.titles
+    for ref in list(doctree.findall(nodes.reference)):
+        text = ref.astext().strip().lstrip("/")
+        if ref.get("internal") and text in titles and text != docname:
+            ref.children = [nodes.inline("", titles[text].astext(), classes=["doc"])]
+
+
+def _register_bibliography_style() -> None:
+    """The bibliography's labels in the text's own form: [Vaswani et al., 2017], not [93]."""
+    import pybtex.plugin
+    from pybtex.style.formatting.plain import Style as Plain
+
+    from .bibstyle import AuthorYearLabelStyle
+
+    class BookStyle(Plain):
+        default_label_style = "book_author_year"
+
+    pybtex.plugin.register_plugin(
+        "pybtex.style.labels", "book_author_year", AuthorYearLabelStyle
+    )
+    pybtex.plugin.register_plugin("pybtex.style.formatting", "book", BookStyle)
+
+
 def setup(app):
+    _register_bibliography_style()
+    app.connect("doctree-resolved", _doc_links_show_titles)
     app.connect("config-inited", _print_css)
     app.connect("html-page-context", _pdf_button, priority=502)
     app.connect("build-finished", _postprocess)

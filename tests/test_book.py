@@ -594,3 +594,237 @@ def test_manifest_drops_the_mathtext_font_wrapper():
     ax.set_ylabel("y")
     m = repr(_shown(fig))
     assert "$10^{1}$" in m and "mathdefault" not in m
+
+
+def test_slider_names_label_the_knobs(monkeypatch):
+    monkeypatch.setenv("BOOK_WIDGETS", "static")
+    s = slider(
+        _draw,
+        "Line with slope {a} drawn on unit axes.",
+        a=[0.5, 1, 2],
+        names={"a": ("slope", "per step")},
+    )
+    html = s._repr_html_()
+    assert (
+        '<label for="book-slider-' in html
+        and '>slope <span class="book-slider-range">' in html
+    )
+    assert "(0.5 to 2 per step)" in html
+    assert 'aria-valuetext="1 per step"' in html and ">1 per step</output>" in html
+    payload = json.loads(
+        re.search(r'<script type="application/json">(.*?)</script>', html).group(1)
+    )
+    assert payload["labels"] == [["0.5 per step", "1 per step", "2 per step"]]
+
+
+def test_slider_name_without_unit_and_unnamed_knobs(monkeypatch):
+    monkeypatch.setenv("BOOK_WIDGETS", "static")
+    html = slider(
+        lambda a, b: _draw(a * b),
+        "Product of {a} and {b} drawn.",
+        a=[1, 2],
+        b=[3, 4],
+        names={"a": "learning rate η"},
+    )._repr_html_()
+    assert 'learning rate η <span class="book-slider-range">(1 to 2)</span>' in html
+    # an unnamed knob keeps the markup notebooks already store, byte for byte
+    assert re.search(
+        r'<label for="book-slider-\d+-b" style="margin-right:1.2em">b <input', html
+    )
+
+
+def test_slider_without_names_is_unchanged(monkeypatch):
+    """Notebooks that do not pass names= keep their stored outputs (nbval compares the HTML)."""
+    monkeypatch.setenv("BOOK_WIDGETS", "static")
+    html = slider(
+        _draw, "Line with slope {a} drawn on unit axes.", a=[1, 2, 3]
+    )._repr_html_()
+    assert re.search(
+        r'<div class="book-slider-controls"><label for="book-slider-\d+-a" '
+        r'style="margin-right:1\.2em">a <input type="range" id="book-slider-\d+-a" '
+        r'min="0" max="2" step="1" value="1" aria-valuetext="2" '
+        r'style="vertical-align:middle"> <output for="book-slider-\d+-a">2</output>'
+        r"</label></div>",
+        html,
+    )
+
+
+def test_slider_names_range_of_categories(monkeypatch):
+    monkeypatch.setenv("BOOK_WIDGETS", "static")
+    html = slider(
+        lambda mode: _draw(1),
+        "Wiring {mode} drawn here.",
+        mode=["post", "pre", "none"],
+        names={"mode": "wiring"},
+    )._repr_html_()
+    assert "(post, pre, none)" in html
+
+
+@pytest.mark.parametrize(
+    "names, msg",
+    [
+        (["a"], r"names must be a dict.*\['a'\]"),
+        ({"b": "slope"}, r"'b', which is not a knob"),
+        ({"a": 3}, r"names\['a'\].*got 3"),
+        ({"a": ("slope",)}, r"names\['a'\].*\('slope',\)"),
+        ({"a": ("slope", 2)}, r"names\['a'\].*\('slope', 2\)"),
+        ({"a": "   "}, r"names\['a'\] is empty: '   '"),
+        ({"a": "two\nlines"}, r"one short line.*'two\\nlines'"),
+        ({"a": "x" * 41}, r"one short line.*'x{41}'"),
+    ],
+)
+def test_slider_rejects_bad_names(monkeypatch, names, msg):
+    monkeypatch.setenv("BOOK_WIDGETS", "static")
+    with pytest.raises((ValueError, TypeError), match=msg):
+        slider(_draw, "Line with slope {a} drawn.", names=names, a=[1, 2])
+
+
+def test_slider_live_mode_uses_the_names(monkeypatch):
+    w = book.slider_module._live(
+        _draw,
+        "Line with slope {a} drawn.",
+        {"a": [1, 2]},
+        {"a": 1},
+        72,
+        {"a": ("slope", "per step")},
+    )
+    knob = w.children[0].children[0]
+    assert knob.description == "slope (1 to 2 per step)"
+    assert [label for label, _ in knob.options] == ["1 per step", "2 per step"]
+    plain = book.slider_module._live(
+        _draw, "Line with slope {a} drawn.", {"a": [1, 2]}, {"a": 1}, 72
+    )
+    assert plain.children[0].children[0].description == "a"
+
+
+_OUT = (
+    '<div class="output stream highlight-myst-ansi notranslate"><div class="highlight"><pre>'
+    "<span></span>{}</pre></div>"
+)
+
+
+def test_fold_checks_all_ok():
+    html = sphinxext.fold_checks(_OUT.format("ok one\nok two &lt; three\n"))
+    assert '<details class="book-checks"><summary>2 checks hold</summary>' in html
+    assert "ok one\nok two &lt; three\n</pre>" in html and html.count("<pre>") == 1
+    one = sphinxext.fold_checks(_OUT.format("ok alone\n"))
+    assert "<summary>1 check holds</summary>" in one
+
+
+def test_fold_checks_mixed_keeps_other_lines_in_order():
+    html = sphinxext.fold_checks(
+        _OUT.format("a = 1\nok a is one\nb = 2\nok b is two\n")
+    )
+    kept, folded = html.split("<details", 1)
+    assert "a = 1\nb = 2\n</pre>" in kept and "ok" not in kept
+    assert "2 checks hold" in folded and "ok a is one\nok b is two\n" in folded
+
+
+def test_fold_checks_leaves_other_output_and_is_idempotent():
+    plain = _OUT.format("loss 0.3\nokay then\n")
+    assert sphinxext.fold_checks(plain) == plain
+    once = sphinxext.fold_checks(_OUT.format("x\nok y\n"))
+    assert sphinxext.fold_checks(once) == once
+
+
+@pytest.mark.parametrize(
+    "text, quiet",
+    [
+        ("0.809", True),
+        ("1,000", True),
+        ("-3", True),
+        ("2.5e-07", True),
+        ("12%", True),
+        ('&lt;</span> <span class="pre">1e-15', True),
+        ("3/4", True),
+        ("ok", False),
+        ("t0", False),
+        ('k</span> <span class="pre">=</span> <span class="pre">3', False),
+        ('[4,</span> <span class="pre">8]', False),
+    ],
+)
+def test_quiet_numbers(text, quiet):
+    html = f'<p>x <code class="docutils literal notranslate"><span class="pre">{text}</span></code> y</p>'
+    assert ("book-num" in sphinxext.quiet_numbers(html)) is quiet
+
+
+def test_glossary_has_a_to_z_and_letter_sections(tmp_path):
+    (tmp_path / "glossary.yml").write_text(
+        "- term: zeta\n  definition: Last, $z^2$.\n  where: notebooks/z\n"
+        "- term: alpha\n  definition: First.\n  where: notebooks/a\n"
+        "- term: Ångström\n  definition: Accented.\n  where: notebooks/a\n"
+    )
+    text = sphinxext.glossary_text(tmp_path)
+    assert (
+        '<a href="#glossary-a">A</a>' in text and '<a href="#glossary-z">Z</a>' in text
+    )
+    assert '<span class="book-az-none" aria-hidden="true">B</span>' in text
+    assert (
+        text.index("(glossary-a)=")
+        < text.index("alpha")
+        < text.index("Ångström")
+        < text.index("(glossary-z)=")
+    )
+    assert "$z^2$" in text
+
+
+def test_bibliography_labels_are_author_year():
+    import pybtex.database
+
+    from book.bibstyle import AuthorYearLabelStyle
+
+    bib = pybtex.database.parse_string(
+        r"""
+    @article{v, author={Ashish Vaswani and Noam Shazeer and Niki Parmar}, title={A}, year={2017}}
+    @article{b, author={Jimmy Ba and Jamie Kiros}, title={B}, year={2016}}
+    @article{e, author={Jeffrey L. Elman}, title={C}, year={1990}}
+    @article{w1, author={Jason Wei and Yi Tay and Rishi Bommasani}, title={D}, year={2022}}
+    @article{w2, author={Jason Wei and Xuezhi Wang and Dale Schuurmans}, title={E}, year={2022}}
+    @misc{n, title={Some report without authors}, year={2020}}
+    """,
+        "bibtex",
+    )
+    labels = list(AuthorYearLabelStyle().format_labels(bib.entries.values()))
+    assert labels == [
+        "Vaswani et al., 2017",
+        "Ba and Kiros, 2016",
+        "Elman, 1990",
+        "Wei et al., 2022a",
+        "Wei et al., 2022b",
+        "Some report without authors, 2020",
+    ]
+
+
+def test_claims_headings_are_page_titles():
+    root = sphinxext.Path(__file__).resolve().parents[1]
+    text = sphinxext.claims_text(root)
+    headings = [ln for ln in text.splitlines() if ln.startswith("## ")]
+    assert headings and all(
+        " </notebooks/" in h and h.startswith("## {doc}`") for h in headings
+    )
+    assert not any(h.startswith("## {doc}`/") for h in headings)
+
+
+def test_links_named_by_path_show_the_page_title():
+    from types import SimpleNamespace
+
+    from docutils import nodes
+
+    para = nodes.paragraph()
+    para += nodes.reference(
+        "",
+        "",
+        nodes.inline("", "notebooks/part1/08-attention"),
+        internal=True,
+        refuri="notebooks/part1/08-attention.html",
+    )
+    para += nodes.reference(
+        "", "", nodes.inline("", "elsewhere"), internal=True, refuri="x.html"
+    )
+    app = SimpleNamespace(
+        env=SimpleNamespace(
+            titles={"notebooks/part1/08-attention": nodes.title("", "8. Attention")}
+        )
+    )
+    sphinxext._doc_links_show_titles(app, para, "execution")
+    assert [r.astext() for r in para.children] == ["8. Attention", "elsewhere"]

@@ -372,3 +372,156 @@ def test_figures_are_webp_drawn_at_twice_their_displayed_width():
                 bad.append(f"{path}: {px} px drawn for {css} px displayed")
     assert n > 0, "no figures found on the site"
     assert not bad, f"figures off the house format: {bad[:10]}"
+
+
+# The page as a reader sees it (issue 14) ----------------------------------------------------------
+ATTENTION = "notebooks/part1/08-attention.html"
+
+
+def _slider_state(page):
+    """For every static slider: does the label, the alt text and the figure match the thumbs?"""
+    return page.evaluate("""() => [...document.querySelectorAll('.book-slider')].map(s => {
+        const f = JSON.parse(s.querySelector('script[type="application/json"]').textContent);
+        const ins = [...s.querySelectorAll('input[type=range]')], img = s.querySelector('img');
+        const key = ins.map(r => r.value).join(','), fr = f.frames[key];
+        const labels = ins.every((r, i) => s.querySelector(`output[for="${r.id}"]`).textContent
+                                           === f.labels[i][+r.value]);
+        return {id: s.id, key, labels, figure: img.getAttribute('src') === fr[0], alt: img.alt === fr[1]};
+    })""")
+
+
+def test_sliders_resync_after_back_navigation(browser, server):
+    """The browser restores a slider's thumb after Back; the label and the figure must follow."""
+    page, outside, errors = open_offline(browser, server, ATTENTION, wait="load")
+    rng = page.locator(".book-slider input[type=range]").first
+    start = rng.input_value()
+    rng.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    moved = rng.input_value()
+    assert moved != start
+    page.goto(f"{server}/errata.html", wait_until="load")
+    page.go_back(wait_until="load")
+    page.wait_for_timeout(200)
+    restored = page.locator(".book-slider input[type=range]").first.input_value()
+    if restored != moved:
+        pytest.skip(
+            f"this browser did not restore the thumb ({restored!r}, moved to {moved!r})"
+        )
+    bad = [
+        s for s in _slider_state(page) if not (s["labels"] and s["figure"] and s["alt"])
+    ]
+    assert not bad, f"after Back, sliders show another frame than their thumbs: {bad}"
+    assert not outside and not errors, (outside, errors)
+    page.close()
+
+
+def test_slider_touch_targets_are_44px(browser, server):
+    page, _, _ = open_offline(browser, server, ATTENTION, wait="load")
+    heights = page.evaluate(
+        "[...document.querySelectorAll('.book-slider input[type=range]')]"
+        ".map(r => r.getBoundingClientRect().height)"
+    )
+    assert heights and min(heights) >= 44, heights
+    page.close()
+
+
+def test_dark_mode_follows_the_system_and_leaves_figures_unfiltered(browser, server):
+    for scheme in ("dark", "light"):
+        ctx = browser.new_context(color_scheme=scheme)
+        page = ctx.new_page()
+        page.goto(f"{server}/{ATTENTION}", wait_until="load")
+        assert page.evaluate("document.documentElement.dataset.theme") == scheme
+        filters = page.evaluate("""[...document.querySelectorAll('.bd-content img')]
+            .map(i => getComputedStyle(i).filter)""")
+        assert filters and set(filters) == {"none"}, (
+            f"{scheme}: figure filters {set(filters)}"
+        )
+        ctx.close()
+
+
+def test_errata_table_fits_a_phone(browser, server):
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    page.goto(f"{server}/errata.html", wait_until="load")
+    sizes = page.evaluate("""() => { const t = document.querySelector('table.book-errata');
+        const r = t.getBoundingClientRect();
+        return {left: r.left, right: r.right, scroll: t.scrollWidth, client: t.clientWidth,
+                doc: document.documentElement.scrollWidth, vw: window.innerWidth}; }""")
+    assert sizes["left"] >= 0 and sizes["right"] <= sizes["vw"], sizes
+    assert sizes["scroll"] <= sizes["client"] + 1, sizes
+    assert sizes["doc"] <= sizes["vw"], (
+        f"the errata page scrolls sideways on a phone: {sizes}"
+    )
+    ctx.close()
+
+
+def test_ok_lines_fold_and_cell_links_still_land(browser, server):
+    html = (SITE / ATTENTION).read_text(encoding="utf-8")
+    assert re.search(
+        r'<details class="book-checks"><summary>\d+ checks? holds?</summary>', html
+    )
+    assert not re.search(
+        r"<pre><span></span>(?:[^<]*\n)?ok ", html.split("book-checks")[0]
+    ), "an ok line is printed outside its fold"
+    cell = re.search(
+        r'id="(cell-\d+)"(?:(?!id="cell-).)*?book-checks', html, re.S
+    ).group(1)
+    page, _, errors = open_offline(browser, server, f"{ATTENTION}#{cell}", wait="load")
+    assert page.evaluate(
+        f"document.getElementById('{cell}').querySelector('details.book-checks').open"
+    ), "a link to a cell should open the cell's folded checks"
+    summary = page.locator("details.book-checks > summary").first
+    summary.focus()
+    assert page.evaluate("document.activeElement.tagName") == "SUMMARY"
+    assert not errors, errors
+    page.close()
+
+
+def test_back_matter_reads_as_a_book():
+    bib = (SITE / "bibliography.html").read_text(encoding="utf-8")
+    labels = re.findall(
+        r'<span class="label"><span class="fn-bracket">\[</span>(.*?)<span', bib
+    )
+    assert labels and all(
+        re.search(r", (\d{4}[a-z]?|n\.d\.)$", lab) for lab in labels
+    ), labels[:5]
+    glossary = (SITE / "glossary.html").read_text(encoding="utf-8")
+    az = re.search(r'<nav class="book-az".*?</nav>', glossary, re.S)
+    assert az, "the glossary has no A-Z line"
+    for letter in re.findall(r'href="#(glossary-[a-z]+)"', az.group(0)):
+        assert f'id="{letter}"' in glossary, (
+            f"A-Z links to #{letter}, which is not on the page"
+        )
+    assert "mjx" in glossary or "math notranslate" in glossary, (
+        "the glossary typesets no math"
+    )
+    claims = (SITE / "claims.html").read_text(encoding="utf-8")
+    assert not re.search(r">/?notebooks/part\d/[\w-]+<", claims), (
+        "the claims page shows notebook paths"
+    )
+    execution = (SITE / "execution.html").read_text(encoding="utf-8")
+    assert not re.search(r">/?notebooks/part\d/[\w-]+<", execution), (
+        "the execution page shows notebook paths"
+    )
+
+
+def test_numbers_in_prose_read_as_prose(browser, server):
+    for scheme in ("light", "dark"):
+        ctx = browser.new_context(color_scheme=scheme)
+        page = ctx.new_page()
+        page.goto(f"{server}/{ATTENTION}", wait_until="load")
+        styles = page.evaluate("""() => { const c = document.querySelector('p code.book-num'),
+                p = c.closest('p'), cs = getComputedStyle(c), ps = getComputedStyle(p);
+            return {color: cs.color, pcolor: ps.color, bg: cs.backgroundColor, border: cs.borderTopWidth,
+                    num: cs.fontVariantNumeric, family: cs.fontFamily, pfamily: ps.fontFamily}; }""")
+        assert (
+            styles["color"] == styles["pcolor"]
+            and styles["family"] == styles["pfamily"]
+        ), styles
+        assert (
+            styles["bg"] in ("rgba(0, 0, 0, 0)", "transparent")
+            and styles["border"] == "0px"
+        ), styles
+        assert "tabular-nums" in styles["num"], styles
+        ctx.close()

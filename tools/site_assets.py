@@ -6,7 +6,7 @@
   loads on demand), so math renders with the network off.
 - IBM Plex Sans in four faces and IBM Plex Mono in one, cut down with fontTools
   to the Latin characters the book uses, so the faces stay near 60 KB together.
-- fonts.css and book.css, listed by name in _config.yml.
+- fonts.css, book.css and book.js, listed by name in _config.yml.
 Nothing here is fetched at build time: npm installed the packages beforehand.
 """
 
@@ -44,6 +44,118 @@ BOOK_CSS = """\
 .book-slider input[type=range]:focus-visible { outline: 3px solid #E69F00; outline-offset: 2px; }
 /* Figures: drawn at 2x, shown at their 1x width (720 or 480 px), centred in the column. */
 img.book-figure, .book-slider img { display: block; margin: 0.3em auto; max-width: 100%; height: auto; }
+"""
+
+# The page as a reader sees it (issue 14): sliders, dark mode, folded checks, the phone, numbers.
+READER_CSS = """\
+/* Sliders: each thumb is a 44 px touch target; a named knob shows its range, quietly. */
+.book-slider input[type=range] { height: 44px; margin: 0; cursor: pointer; touch-action: pan-y; }
+.book-slider-controls > label { display: inline-flex; align-items: center; gap: 0.4em; min-height: 44px; }
+.book-slider output { white-space: nowrap; }
+/* A named knob: its name and range, then the thumb and the value; on a phone the thumb and the
+   value take the second line. */
+.book-slider-knob { display: inline-flex; flex-wrap: wrap; align-items: center; column-gap: 0.6em;
+  max-width: 100%; }
+.book-slider-knob > label { margin: 0; }
+.book-slider-knob > input[type=range] { flex: 1 1 9em; min-width: 9em; max-width: 14em; }
+.book-slider-range { color: var(--pst-color-text-muted); font-size: 0.9em; white-space: nowrap; }
+@media (max-width: 540px) { .book-slider-knob { width: 100%; } .book-slider-knob > label { flex-basis: 100%; } }
+
+/* Figures are drawn on white. On a dark page they sit on a white card with rounded corners;
+   nothing filters them, so the palette is the one the figure was drawn in. (The theme dims
+   every image in dark mode with brightness(0.8) contrast(1.2) and lays it on grey.) */
+html[data-theme] body .bd-content img:not(.only-dark):not(.dark-light) { filter: none; }
+html body .bd-content div.cell_output img, html body .bd-content figure img, html body .book-slider img {
+  background-color: #fff; border-radius: 0.5rem; box-sizing: border-box; max-width: 100%; height: auto; }
+html[data-theme=dark] body .bd-content div.cell_output img, html[data-theme=dark] body .bd-content figure img,
+html[data-theme=dark] body .book-slider img { background-color: #fff; padding: 0.5rem; }
+/* The theme lays a light slab under every HTML output in dark mode (the slider's controls too);
+   the figure has its own card, the controls belong to the dark page. */
+html[data-theme=dark] .bd-content div.cell_output .text_html:not(:has(table.dataframe)) {
+  background-color: transparent; color: inherit; padding: 0; }
+
+/* Checks: a cell's `ok` lines fold into one line that opens to the list. */
+details.book-checks { margin: 0.2em 0 0.4em; font-size: 0.9em; }
+details.book-checks > summary { display: inline-flex; align-items: center; gap: 0.45em;
+  min-height: 2em; padding: 0 0.7em; border-radius: 1em; cursor: pointer; list-style: none;
+  color: var(--book-ok-text); background: var(--book-ok-bg); font-variant-numeric: tabular-nums; }
+details.book-checks > summary::-webkit-details-marker { display: none; }
+details.book-checks > summary::before { content: ""; width: 0.55em; height: 0.3em;
+  border-left: 2px solid currentColor; border-bottom: 2px solid currentColor;
+  transform: translateY(-0.1em) rotate(-45deg); }
+details.book-checks > summary::after { content: "show"; font-size: 0.85em; opacity: 0.75; }
+details.book-checks[open] > summary::after { content: "hide"; }
+details.book-checks > summary:focus-visible { outline: 3px solid #E69F00; outline-offset: 2px; }
+details.book-checks > div.highlight { margin-top: 0.3em; }
+html { --book-ok-text: #00573f; --book-ok-bg: #e3f3ec; }
+html[data-theme=dark] { --book-ok-text: #9be0c4; --book-ok-bg: #143a2e; }
+
+/* Numbers in prose: a computed number reads as part of the sentence, not as code. */
+code.literal.book-num { font-family: inherit; font-size: inherit; color: inherit;
+  background: none; border: 0; padding: 0; font-variant-numeric: tabular-nums lining-nums;
+  white-space: nowrap; }
+
+/* The errata table on a phone: each entry becomes a card, every column labelled. */
+@media (max-width: 720px) {
+  table.book-errata, table.book-errata tbody, table.book-errata tr, table.book-errata td {
+    display: block; width: 100% !important; }
+  table.book-errata colgroup, table.book-errata thead { display: none; }
+  table.book-errata tr { margin: 0 0 1em; border: 1px solid var(--pst-color-border);
+    border-radius: 0.5rem; padding: 0.3em 0.8em; }
+  table.book-errata td { border: 0; padding: 0.3em 0; overflow-wrap: anywhere; }
+  table.book-errata td::before { display: block; font-weight: 700; font-size: 0.85em;
+    color: var(--pst-color-text-muted); }
+  table.book-errata td:nth-child(1)::before { content: "The source says"; }
+  table.book-errata td:nth-child(2)::before { content: "Source"; }
+  table.book-errata td:nth-child(3)::before { content: "The book measures"; }
+  table.book-errata td:nth-child(4)::before { content: "Where"; }
+}
+
+/* The bibliography: each entry under its author-year label, the form the text cites. */
+div.citation-list > div.citation { margin: 0 0 0.9em; }
+div.citation-list > div.citation > span.label { float: none; display: block; font-weight: 700; }
+div.citation-list > div.citation > p { margin-left: 1.5em; }
+
+/* The glossary's A-Z line. */
+nav.book-az { display: flex; flex-wrap: wrap; gap: 0.1em; margin: 0.5em 0 1.5em; }
+nav.book-az a, nav.book-az span { display: inline-block; min-width: 1.55em; padding: 0.35em 0;
+  text-align: center; border-radius: 0.3em; text-decoration: none; font-weight: 700; }
+nav.book-az span { color: var(--pst-color-text-muted); font-weight: 400; opacity: 0.6; }
+nav.book-az a:hover, nav.book-az a:focus-visible { background: var(--pst-color-surface); }
+"""
+
+# The page's own script: sliders re-sync with their thumbs when a page is shown again (the
+# browser restores a thumb after Back but not the label and figure), and on every input;
+# a link to a cell opens that cell's folded checks.
+BOOK_JS = """\
+(function () {
+  function sync(r) {
+    var data = r.querySelector('script[type="application/json"]'), img = r.querySelector('img');
+    if (!data || !img) return;
+    var f = r.bookFrames || (r.bookFrames = JSON.parse(data.textContent));
+    var ins = r.querySelectorAll('input[type=range]'), key = [];
+    for (var i = 0; i < ins.length; i++) {
+      var n = +ins[i].value, lab = f.labels[i][n], out = r.querySelector('output[for="' + ins[i].id + '"]');
+      key.push(n);
+      ins[i].setAttribute('aria-valuetext', lab);
+      if (out) out.textContent = lab;
+    }
+    var fr = f.frames[key.join(',')];
+    if (fr && img.getAttribute('src') !== fr[0]) { img.src = fr[0]; img.alt = fr[1]; }
+  }
+  function syncAll() { document.querySelectorAll('.book-slider').forEach(sync); }
+  function openTarget() {
+    var id = decodeURIComponent(location.hash.slice(1)), el = id && document.getElementById(id);
+    if (el) el.querySelectorAll('details.book-checks').forEach(function (d) { d.open = true; });
+  }
+  document.addEventListener('DOMContentLoaded', function () { syncAll(); openTarget(); });
+  window.addEventListener('pageshow', syncAll);
+  window.addEventListener('hashchange', openTarget);
+  document.addEventListener('input', function (e) {
+    var r = e.target.closest && e.target.closest('.book-slider');
+    if (r) sync(r);
+  });
+})();
 """
 
 
@@ -110,7 +222,8 @@ def main() -> None:
     OUT.mkdir(exist_ok=True)
     mathjax()
     (OUT / "fonts.css").write_text("\n".join(fonts()) + "\n", encoding="utf-8")
-    (OUT / "book.css").write_text(BOOK_CSS, encoding="utf-8")
+    (OUT / "book.css").write_text(BOOK_CSS + READER_CSS, encoding="utf-8")
+    (OUT / "book.js").write_text(BOOK_JS, encoding="utf-8")
     sizes = {p.name: p.stat().st_size for p in (OUT / "fonts").glob("*.woff2")}
     sans = sum(v for k, v in sizes.items() if "sans" in k)
     print(
