@@ -223,9 +223,10 @@ def _postprocess(app, exception):
         new = new.replace('<div role="list" class="citation-list">', '<div class="citation-list">')
         if new != text:
             page.write_text(new, encoding="utf-8")
-    from . import page_fonts
+    from . import downloads, page_fonts
 
     page_fonts.main(out, pages=written)
+    downloads.rewrite_sources(out, Path(app.srcdir))  # the download button's copies run alone
 
 
 def _sync_static(app, out: Path) -> None:
@@ -253,7 +254,23 @@ def _no_favicon_request(app, pagename, templatename, context, doctree):
     context["metatags"] = context.get("metatags", "") + '\n<link rel="icon" href="data:,">'
 
 
+def _unset_repository(app, config):
+    """The repository button and the launch buttons need the repository: while _config.yml names
+    none (repository.url empty), none is shown; once it names one, the repository button is."""
+    from .downloads import repo_url
+
+    opts = dict(config.html_theme_options or {})
+    if repo_url({"repository": {"url": opts.get("repository_url", "")}}):
+        opts["use_repository_button"] = True
+    else:
+        for key in ("repository_url", "launch_buttons", "use_repository_button", "use_issues_button",
+                    "use_edit_page_button", "use_source_button"):
+            opts.pop(key, None)
+    config.html_theme_options = opts
+
+
 def setup(app):
+    app.connect("config-inited", _unset_repository)
     app.connect("build-finished", _postprocess)
     app.connect("html-page-context", _no_favicon_request)
     # The theme leaves the colour mode empty on a first visit and logs a console error; start light.
