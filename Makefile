@@ -14,7 +14,7 @@ export MKL_NUM_THREADS ?= 1
 # The shuffled nbval order changes every day, and is printed so a failure can be replayed.
 SEED ?= $(shell date +%Y%m%d)
 
-.PHONY: book test install assets chromium execute soak bench canary clean freeze
+.PHONY: book test install assets chromium execute soak bench canary clean freeze lab paths
 
 install: $(VENV)/.installed node_modules/.installed
 
@@ -41,6 +41,11 @@ book: install assets
 	@echo
 	@echo "The site is in _build/html. Open _build/html/index.html, or serve it:"
 	@echo "    $(BIN)/python -m http.server --directory _build/html 8000"
+
+## make lab: JupyterLab on the book's pinned environment (.venv), at notebooks/, sliders live.
+lab: install
+	BOOK_WIDGETS=live $(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.root_dir=notebooks \
+	  $$(test "$$(id -u)" = 0 && echo --allow-root)
 
 ## make execute NB=notebooks/part1/08-attention.ipynb: re-run a notebook in place, top to bottom.
 execute: install
@@ -76,6 +81,13 @@ soak: install
 ## make bench: one table of build, test, notebook, slider and page timings and weights.
 bench: install assets chromium
 	$(BIN)/python tools/bench.py
+
+## make paths: every notebook through every way to read it (tools/paths.py): alone in an empty
+## folder, a Binder-like checkout, the site's download copy on bare and on Colab-like versions.
+paths: install
+	$(BIN)/python tools/ci_config.py _build/test-config.yml
+	$(BIN)/jupyter-book build . -W --keep-going --config _build/test-config.yml --path-output _build/test
+	$(BIN)/python tools/paths.py
 
 ## make canary: the newest releases of every dependency (unpinned), then nbval on every notebook.
 ## Not part of make test; run it on a schedule (see README) to hear early about a breaking release.
