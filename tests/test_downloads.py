@@ -75,3 +75,15 @@ def test_standalone_copy(tmp_path):
     assert "{term}" not in text and "{cite" not in text
     assert out["cells"][-1]["source"].startswith("## References")
     assert nb != out  # the stored notebook is untouched
+
+
+def test_carried_fonts_match_npm():
+    """13-typography reads fonts/fontsource where npm's packages are absent (Binder): same bytes."""
+    from book import page_fonts
+
+    assert (page_fonts.CARRIED / "ibm-plex-sans" / "LICENSE").exists()
+    if page_fonts.NODE.is_dir():
+        r = subprocess.run([sys.executable, str(ROOT / "tools" / "vendor_fonts.py"), "--check"],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stdout + "\nrun: python tools/vendor_fonts.py"
+    assert page_fonts.font_packages() in (page_fonts.NODE, page_fonts.CARRIED)
