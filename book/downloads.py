@@ -217,10 +217,14 @@ def rewrite_sources(outdir: Path, srcdir: Path, docs=None) -> list[Path]:
         if docs is not None and doc not in docs:
             continue
         nb = json.loads(f.read_text(encoding="utf-8"))
-        if any(MARK in _src(c) for c in nb.get("cells", [])[:3]):
-            continue  # already rewritten (an incremental build kept it)
-        f.write_text(json.dumps(standalone(nb, bib, zipped), indent=1, ensure_ascii=False) + "\n",
-                     encoding="utf-8")
+        carried = next((c for c in nb.get("cells", [])[:3] if MARK in _src(c)), None)
+        if carried is not None:  # rewritten by an earlier build that kept the page: new book/ only
+            if _src(carried) == carried_cell_source(zipped):
+                continue
+            carried["source"] = carried_cell_source(zipped)
+        else:
+            nb = standalone(nb, bib, zipped)
+        f.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         done.append(f)
     return done
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -87,3 +88,18 @@ def test_carried_fonts_match_npm():
                            capture_output=True, text=True)
         assert r.returncode == 0, r.stdout + "\nrun: python tools/vendor_fonts.py"
     assert page_fonts.font_packages() in (page_fonts.NODE, page_fonts.CARRIED)
+
+
+def test_rewrite_is_idempotent_and_refreshes_book(tmp_path):
+    src = tmp_path / "_sources" / "notebooks" / "part2"
+    src.mkdir(parents=True)
+    shutil.copy2(ROOT / "notebooks/part2/19-sampling.ipynb", src / "19-sampling.ipynb")
+    assert len(d.rewrite_sources(tmp_path, ROOT)) == 1
+    once = (src / "19-sampling.ipynb").read_text(encoding="utf-8")
+    assert d.rewrite_sources(tmp_path, ROOT) == []  # nothing to do
+    nb = json.loads(once)
+    nb["cells"][1]["source"] = d.MARK + " an older book/"  # a copy an incremental build kept
+    (src / "19-sampling.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+    d.rewrite_sources(tmp_path, ROOT)
+    again = json.loads((src / "19-sampling.ipynb").read_text(encoding="utf-8"))
+    assert again == json.loads(once)

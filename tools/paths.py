@@ -15,6 +15,7 @@ The paths (each notebook runs top to bottom in a new, empty folder unless said o
                    versions, with the network off (a new network namespace) and PIP_NO_INDEX=1.
 - download-colab:  the same copy on Colab's stack: numpy 2.1.3, matplotlib 3.10, IPython 7.34,
                    ipywidgets 7.7.1, ipykernel 6.17 (Python 3.11), network off.
+- download-colab312: the same on Python 3.12 (Colab's newer runtime).
 - download-np20:   the same on numpy 2.0.2 (Colab's older runtime).
 
 Environments are made once under _build/venvs/ (from the pip cache) and reused while their pins
@@ -127,6 +128,8 @@ def reader_env(jupyter_path: Path) -> dict:
                HTTP_PROXY="http://127.0.0.1:9", HTTPS_PROXY="http://127.0.0.1:9",
                http_proxy="http://127.0.0.1:9", https_proxy="http://127.0.0.1:9",
                MPLBACKEND="Agg", PYDEVD_DISABLE_FILE_VALIDATION="1")
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        env.setdefault(var, "1")  # two notebooks run at once on two cores
     return env
 
 
@@ -140,7 +143,7 @@ def offline(cmd: list[str]) -> list[str]:
     return cmd
 
 
-def run_one(nb: Path, python: Path, folder: Path | None = None, timeout: int = 300,
+def run_one(nb: Path, python: Path, folder: Path | None = None, timeout: int = 600,
             network: bool = False) -> tuple[bool, float, str]:
     """Run notebook `nb` top to bottom with `python`'s kernel; (ok, seconds, last error line)."""
     with tempfile.TemporaryDirectory(prefix="book-path-") as tmp:
@@ -174,8 +177,13 @@ def _exec(path: str, timeout: str) -> int:
     try:
         client.execute()
     except CellExecutionError as e:
-        lines = [ln for ln in str(e).splitlines() if ln.strip()]
-        print(lines[-1] if lines else "cell failed", file=sys.stderr)
+        import re
+
+        code = [c for c in nb.cells if c.cell_type == "code"]
+        failed = next((i for i, c in enumerate(code, 1)
+                       if any(o.get("output_type") == "error" for o in c.get("outputs", []))), "?")
+        msg = re.sub(r"\x1b\[[0-9;]*m", "", f"{e.ename}: {e.evalue}").replace("\n", " ")
+        print(f"code cell {failed}: {msg}", file=sys.stderr)
         return 1
     return 0
 
@@ -197,6 +205,7 @@ PATHS = {
     "binder": "stored notebook in a checkout without node_modules, fresh Binder-like 3.11 env",
     "download": "site download copy, only numpy/matplotlib/ipywidgets/ipykernel (pinned), offline",
     "download-colab": "site download copy, Colab stack (numpy 2.1.3, mpl 3.10, IPython 7.34, ipywidgets 7.7.1)",
+    "download-colab312": "the same Colab stack on Python 3.12",
     "download-np20": "site download copy, Colab's older numpy 2.0.2",
 }
 
@@ -213,6 +222,8 @@ def cases(path: str, stems=None):
         py = venv("reader", pinned(*READER))
     elif path == "download-colab":
         py = venv("colab", COLAB)
+    elif path == "download-colab312":
+        py = venv("colab312", COLAB, python=shutil.which("python3.12"))
     elif path == "download-np20":
         py = venv("colab-np20", NP20)
     else:
