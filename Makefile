@@ -58,18 +58,19 @@ chromium:
 NBVAL := $(BIN)/python -m pytest -q --nbval notebooks -n 2 --dist loadfile \
 	 --nbval-sanitize-with tests/nbval-sanitize.cfg
 
-## make test: every test. Unit tests, the stored notebooks, nbval (strict), then the built site.
+## make test: every test. Unit tests, the stored notebooks, nbval (strict), then the built site
+## and the other ways to read it (JupyterLab, a downloaded notebook; make paths does every notebook).
 ## nbval runs twice: one BLAS thread in a shuffled notebook order, then two threads in order.
 ## Both compare against the same stored outputs, so no output may depend on either.
 test: install assets chromium
-	$(BIN)/python -m pytest -q tests --ignore=tests/test_site.py
+	$(BIN)/python -m pytest -q tests --ignore=tests/test_site.py --ignore=tests/test_paths.py
 	@echo "nbval, one BLAS thread, notebook order shuffle:$(SEED) (replay with make test SEED=$(SEED))"
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 BOOK_ORDER=shuffle:$(SEED) $(NBVAL)
 	@echo "nbval, two BLAS threads, notebooks in order"
 	OPENBLAS_NUM_THREADS=2 OMP_NUM_THREADS=2 MKL_NUM_THREADS=2 $(NBVAL)
 	$(BIN)/python tools/ci_config.py _build/test-config.yml
 	$(BIN)/jupyter-book build . -W --keep-going --config _build/test-config.yml --path-output _build/test
-	$(BIN)/python -m pytest -q tests/test_site.py
+	$(BIN)/python -m pytest -q tests/test_site.py tests/test_paths.py
 
 ## make soak: nbval ten times, alternating one and two BLAS threads, each in a new shuffled order.
 soak: install
