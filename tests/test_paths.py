@@ -48,16 +48,20 @@ def lab(tmp_path_factory):
          "--allow-root", "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None",
          "--LabApp.extension_manager=readonly",
          "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
-        env=env, cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        env=env, cwd=work, stdout=subprocess.DEVNULL, stderr=open(work / "lab.log", "wb"))
     url = f"http://127.0.0.1:{port}"
-    for _ in range(300):
+    deadline = time.monotonic() + 180
+    while True:
         try:
-            urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=1)
+            urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2)
             break
         except OSError:
             if proc.poll() is not None:
-                pytest.fail("jupyter lab exited: " + proc.stderr.read().decode()[-2000:])
-            time.sleep(0.1)
+                pytest.fail("jupyter lab exited: " + (work / "lab.log").read_text(errors="replace")[-2000:])
+            if time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail("jupyter lab did not answer on 127.0.0.1 within 180 s")
+            time.sleep(0.2)
     yield url, token
     proc.terminate()
     try:

@@ -51,6 +51,16 @@ COLAB = ["numpy==2.1.3", "matplotlib==3.10.0", "ipython==7.34.0", "ipywidgets==7
 NP20 = ["numpy==2.0.2", "matplotlib==3.10.0", "ipython==7.34.0", "ipywidgets==7.7.1", "ipykernel==6.17.1"]
 
 
+def python_exe(version: str) -> str:
+    """A Python of `version`: pyenv's own binary (its shim fails without a pyenv version set)."""
+    for cand in sorted(Path.home().glob(f".pyenv/versions/{version}*/bin/python{version}")):
+        return str(cand)
+    found = shutil.which(f"python{version}")
+    if not found:
+        raise SystemExit(f"no python{version} here")
+    return found
+
+
 def python311() -> str:
     for exe in ("python3.11",):
         p = shutil.which(exe)
@@ -223,7 +233,7 @@ def cases(path: str, stems=None):
     elif path == "download-colab":
         py = venv("colab", COLAB)
     elif path == "download-colab312":
-        py = venv("colab312", COLAB, python=shutil.which("python3.12"))
+        py = venv("colab312", COLAB, python=python_exe("3.12"))
     elif path == "download-np20":
         py = venv("colab-np20", NP20)
     else:
