@@ -14,7 +14,7 @@ export MKL_NUM_THREADS ?= 1
 # The shuffled nbval order changes every day, and is printed so a failure can be replayed.
 SEED ?= $(shell date +%Y%m%d)
 
-.PHONY: book test install assets chromium execute soak bench canary oldest matrix clean freeze sync lint fmt save
+.PHONY: book test install assets chromium execute soak bench canary oldest matrix clean freeze sync lint fmt save lab paths
 
 install: $(VENV)/.installed node_modules/.installed
 
@@ -42,6 +42,11 @@ book: install assets
 	@echo
 	@echo "The site is in _build/html. Open _build/html/index.html, or serve it:"
 	@echo "    $(BIN)/python -m http.server --directory _build/html 8000"
+
+## make lab: JupyterLab on the book's pinned environment (.venv), at notebooks/, sliders live.
+lab: install
+	BOOK_WIDGETS=live $(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.root_dir=notebooks \
+	  $$(test "$$(id -u)" = 0 && echo --allow-root)
 
 ## make execute NB=notebooks/part1/08-attention.ipynb: re-run a notebook in place, top to bottom.
 execute: install
@@ -76,7 +81,8 @@ chromium:
 NBVAL := $(BIN)/python -m pytest -q --nbval notebooks -n 2 --dist loadfile \
 	 --nbval-sanitize-with tests/nbval-sanitize.cfg
 
-## make test: every test. Unit tests, the stored notebooks, nbval (strict), then the built site.
+## make test: every test. Unit tests, the stored notebooks, nbval (strict), then the built site
+## and the other ways to read it (JupyterLab, a downloaded notebook; make paths does every notebook).
 ## nbval runs twice against the same stored outputs: first on this machine's BLAS kernel with one
 ## thread in a shuffled notebook order; then on another kernel (tools/blas_env.py picks one this
 ## CPU runs) with numpy's widest SIMD dispatch disabled and two threads. No printed digit may
@@ -84,7 +90,7 @@ NBVAL := $(BIN)/python -m pytest -q --nbval notebooks -n 2 --dist loadfile \
 test: install assets chromium pdf-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest -q tests --ignore=tests/test_site.py --ignore=tests/test_pdf.py
+	$(BIN)/python -m pytest -q tests --ignore=tests/test_site.py --ignore=tests/test_pdf.py --ignore=tests/test_paths.py
 	@echo "nbval 1 of 2: this machine's BLAS kernel, one thread, notebook order shuffle:$(SEED)"
 	@OPENBLAS_NUM_THREADS=1 $(BIN)/python tools/blas_env.py info
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 BOOK_ORDER=shuffle:$(SEED) $(NBVAL)
@@ -94,7 +100,7 @@ test: install assets chromium pdf-deps
 	env $$other OPENBLAS_NUM_THREADS=2 OMP_NUM_THREADS=2 MKL_NUM_THREADS=2 $(NBVAL)
 	$(BIN)/python tools/ci_config.py _build/test-config.yml
 	$(BIN)/jupyter-book build . -W --keep-going --config _build/test-config.yml --path-output _build/test
-	$(BIN)/python -m pytest -q tests/test_site.py tests/test_pdf.py
+	$(BIN)/python -m pytest -q tests/test_site.py tests/test_pdf.py tests/test_paths.py
 
 ## make soak: nbval on every BLAS kernel this CPU runs, each with one and two threads, in shuffled
 ## orders, the odd runs with numpy's widest SIMD dispatch disabled too; then make matrix, and
@@ -112,6 +118,13 @@ soak: install
 ## make bench: one table of build, test, notebook, slider and page timings and weights.
 bench: install assets chromium
 	$(BIN)/python tools/bench.py
+
+## make paths: every notebook through every way to read it (tools/paths.py): alone in an empty
+## folder, a Binder-like checkout, the site's download copy on bare and on Colab-like versions.
+paths: install
+	$(BIN)/python tools/ci_config.py _build/test-config.yml
+	$(BIN)/jupyter-book build . -W --keep-going --config _build/test-config.yml --path-output _build/test
+	$(BIN)/python tools/paths.py
 
 ## make canary: the newest release of every dependency on Python 3.12 (Colab's Python), then nbval.
 ## make oldest: the oldest versions the book declares (requirements-oldest.txt, Python 3.10).

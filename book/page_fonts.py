@@ -27,6 +27,22 @@ ROOT = Path(__file__).resolve().parents[1]
 NODE = ROOT / "node_modules" / "@fontsource"
 INDEX = ROOT / "site-assets" / "page-font-index.json"
 MARK = "<!-- book page fonts -->"
+#: The font files notebooks/part1/13-typography measures, carried by the repository (tools/vendor_fonts.py).
+CARRIED = ROOT / "fonts" / "fontsource"
+
+
+def font_packages() -> Path:
+    """The folder of the @fontsource font packages the site is cut from: node_modules/@fontsource
+    after `make install`, else the repository's byte-identical copy of the files the typography
+    page reads (a checkout without npm, Binder). A clear error where neither is (a lone notebook)."""
+    for where in (NODE, CARRIED):
+        if (where / "ibm-plex-sans" / "files").is_dir():
+            return where
+    raise FileNotFoundError(
+        "This page measures the site's font files (IBM Plex, npm @fontsource), which come with the "
+        "book's repository (fonts/fontsource) and its npm packages; it runs in a checkout of the book, "
+        "on Binder or with `make lab`, not as a lone notebook."
+    )
 
 
 # Candidate faces, in order of preference: Plex Sans script subsets, then the CJK shards.

@@ -208,6 +208,7 @@ class _StaticSlider:
 
 
 _JS = """(function(){var r=document.getElementById(%(id)s);if(!r)return;
+var n=r.querySelector('.book-slider-note');if(n)n.hidden=true;
 var f=JSON.parse(r.querySelector('script[type="application/json"]').textContent);
 var ins=r.querySelectorAll('input[type=range]'),img=r.querySelector('img');
 function upd(){var k=[],i;for(i=0;i<ins.length;i++){var n=+ins[i].value;k.push(n);
@@ -215,6 +216,13 @@ var lab=f.labels[i][n];ins[i].setAttribute('aria-valuetext',lab);
 r.querySelector('output[for="'+ins[i].id+'"]').textContent=lab;}
 var fr=f.frames[k.join(',')];img.src=fr[0];img.alt=fr[1];}
 for(var i=0;i<ins.length;i++){ins[i].addEventListener('input',upd);}})();"""
+
+
+#: Shown where the frames' script cannot run (JupyterLab strips scripts from untrusted outputs);
+#: the script hides it on the site.
+_NOTE = (
+    "Static preview: the picture follows the slider once this cell runs in a kernel."
+)
 
 
 def _bench_log(alt0: str, frames: int, nbytes: int, seconds: float) -> None:
@@ -295,6 +303,7 @@ def _static(draw, alt, spec, first, dpi, names=None):
         f'<div class="book-slider-controls">{"".join(controls)}</div>'
         f'<img src="{src}" width="{size[0]}" height="{size[1]}" '
         f'alt="{html.escape(alt0, quote=True)}" style="max-width:100%;height:auto">'
+        f'<p class="book-slider-note" style="font-size:smaller;margin:0">{_NOTE}</p>'
         f'<script type="application/json">{payload}</script>'
         f"<script>{_JS % {'id': json.dumps(sid)}}</script></div>"
     )

@@ -438,9 +438,12 @@ def _postprocess(app, exception):
         new = quiet_numbers(new)
         if new != text:
             page.write_text(new, encoding="utf-8")
-    from . import page_fonts
+    from . import downloads, page_fonts
 
     page_fonts.main(out, pages=written)
+    downloads.rewrite_sources(
+        out, Path(app.srcdir)
+    )  # the download button's copies run alone
 
 
 def _sync_static(app, out: Path) -> None:
@@ -550,11 +553,33 @@ def _register_bibliography_style() -> None:
     pybtex.plugin.register_plugin("pybtex.style.formatting", "book", BookStyle)
 
 
+def _unset_repository(app, config):
+    """The repository button and the launch buttons need the repository: while _config.yml names
+    none (repository.url empty), none is shown; once it names one, the repository button is."""
+    from .downloads import repo_url
+
+    opts = dict(config.html_theme_options or {})
+    if repo_url({"repository": {"url": opts.get("repository_url", "")}}):
+        opts["use_repository_button"] = True
+    else:
+        for key in (
+            "repository_url",
+            "launch_buttons",
+            "use_repository_button",
+            "use_issues_button",
+            "use_edit_page_button",
+            "use_source_button",
+        ):
+            opts.pop(key, None)
+    config.html_theme_options = opts
+
+
 def setup(app):
     _register_bibliography_style()
     app.connect("doctree-resolved", _doc_links_show_titles)
     app.connect("config-inited", _print_css)
     app.connect("html-page-context", _pdf_button, priority=502)
+    app.connect("config-inited", _unset_repository)
     app.connect("build-finished", _postprocess)
     app.connect("html-page-context", _no_favicon_request)
     # The theme leaves the colour mode empty on a first visit and logs a console error; start light.

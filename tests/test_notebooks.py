@@ -219,7 +219,7 @@ def test_every_glossary_term_is_linked_from_the_text():
 
 
 def test_every_notebook_can_start_on_colab():
-    """Each notebook's first code cell installs the helpers on Colab (tools/colab_cell.py)."""
+    """Each notebook's first code cell makes sure `book` imports (tools/colab_cell.py)."""
     import subprocess
     import sys
 
@@ -229,6 +229,53 @@ def test_every_notebook_can_start_on_colab():
         text=True,
     )
     assert r.returncode == 0, r.stdout + "\nrun: python tools/colab_cell.py"
+
+
+# A page must run alone, in an empty folder (a download, Colab): no code cell may read a sibling
+# notebook or a repository file. These two still do, until their cells change (see make paths).
+READS_FILES = {
+    "notebooks/part1/13-typography.ipynb",
+    "notebooks/part3/48-00-transformer.ipynb",
+}
+_FILE_READS = re.compile(
+    r"\.\./|Path\(\s*[\"']\.[\"']\s*\)|node_modules|_toc\.yml|errata\.yml|glossary\.yml"
+    r"|references\.bib|\.ipynb[\"']\)?\.exists|open\("
+)
+
+
+def test_notebooks_read_no_repository_files():
+    found = {
+        p.relative_to(ROOT).as_posix()
+        for p in NBS
+        if any(
+            _FILE_READS.search("".join(c["source"]))
+            for c in load(p)["cells"]
+            if c["cell_type"] == "code"
+            and "book-bootstrap" not in c["metadata"].get("tags", [])
+        )
+    }
+    assert found <= READS_FILES, (
+        f"these notebooks read files beside them: {sorted(found - READS_FILES)}"
+    )
+    fixed = READS_FILES - found
+    assert not fixed, (
+        f"these notebooks run alone now; drop them from READS_FILES: {sorted(fixed)}"
+    )
+
+
+def test_the_part3_overview_lists_existing_sections():
+    """48-00 lists its sections; the list is checked here, so the page itself need not read files."""
+    src = "".join(
+        "".join(c["source"])
+        for c in load(ROOT / "notebooks/part3/48-00-transformer.ipynb")["cells"]
+        if c["cell_type"] == "code"
+    )
+    stems = re.findall(r'\(\s*"48\.\d+",\s*"(48-[0-9a-z-]+)"', src)
+    assert len(stems) == 17
+    missing = [
+        s for s in stems if not (ROOT / "notebooks" / "part3" / f"{s}.ipynb").exists()
+    ]
+    assert not missing, missing
 
 
 @pytest.mark.parametrize("listing", ["errata.yml", "confirmed.yml"])

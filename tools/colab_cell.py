@@ -1,8 +1,10 @@
-"""Give every notebook the one cell Colab needs, with the repository URL from _config.yml.
+"""Give every notebook its first cell, which makes sure the helper package `book` imports.
 
-Colab opens a single notebook, without the book's `book/` helper package. The first code cell
-of each notebook installs it there from the repository (and does nothing where it is already
-installed: a local checkout, Binder, CI). The cell is tagged `remove-cell`, so the site hides it.
+Where `book` is installed (a checkout, `make lab`, Binder, CI) the cell does nothing. Elsewhere
+(Colab, a notebook copied out of the repository) it installs `book` from the repository that
+_config.yml names, and only from it; while none is named it stops with a message that says what
+to do. The copy a reader downloads from the site carries `book` in this cell instead
+(book/downloads.py, at build time). The cell is tagged `remove-cell`, so the site hides it.
 Adding the cell shifts the execution counts by one; outputs do not change, so nothing is re-run.
 
     python tools/colab_cell.py          # insert or update the cell everywhere
@@ -23,27 +25,14 @@ ROOT = Path(__file__).resolve().parents[1]
 TAG = "book-bootstrap"
 
 
-def cell_source() -> str:
-    cfg = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
-    url = cfg["repository"]["url"].rstrip("/")
-    return (
-        "# Colab starts without this book's helper package: install it there; "
-        "elsewhere this does nothing.\n"
-        "import importlib.util\nimport subprocess\nimport sys\n\n"
-        'if importlib.util.find_spec("book") is None:\n'
-        "    subprocess.run(\n        [\n"
-        + "".join(
-            f"            {a},\n"
-            for a in (
-                "sys.executable",
-                '"-m"',
-                '"pip"',
-                '"install"',
-                '"-q"',
-                f'"git+{url}"',
-            )
-        )
-        + "        ],\n        check=True,\n    )"
+def cell_source(cfg: dict | None = None) -> str:
+    sys.path.insert(0, str(ROOT))
+    from book.downloads import repo_url, stored_cell_source
+
+    if cfg is None:
+        cfg = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    return stored_cell_source(
+        repo_url(cfg), str((cfg.get("repository") or {}).get("branch") or "main")
     )
 
 

@@ -1,0 +1,306 @@
+"""The notebook a reader downloads from the site runs on its own and reads well in plain Jupyter.
+
+The build (book/sphinxext.py, after the HTML is written) rewrites the ``.ipynb`` copies in
+``_sources/``, which the page's download button serves. Each copy gets:
+
+- the helper package ``book/`` carried inside its first code cell (a base64 zip of the modules
+  the notebooks import), unpacked into a temporary folder and put on ``sys.path`` only when
+  ``import book`` fails, so the copy needs only numpy, matplotlib, ipywidgets and a kernel, and
+  never installs anything from anywhere;
+- its MyST roles as plain text: ``{term}`x``` becomes x, ``{cite:p}`key``` becomes
+  (Author Year), ``{cite:t}`key``` becomes Author (Year), with a references cell at the end;
+  and ``:::{admonition}`` fences become block quotes.
+
+The stored notebooks keep their roles for the site. Their first cell (tools/colab_cell.py)
+does nothing where ``book`` imports, and where it does not and nothing is carried, it says what
+to do (or installs from the configured repository, when one is configured).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import re
+import zipfile
+from pathlib import Path
+
+TAG = "book-bootstrap"
+PACKAGE = Path(__file__).resolve().parent
+#: Modules of book/ that the build needs and a reader does not (they import yaml, Sphinx).
+NOT_CARRIED = {"sphinxext.py", "downloads.py"}
+MARK = "# book: carried"
+
+
+# ---------------------------------------------------------------- the first cell
+
+
+def repo_url(cfg: dict) -> str:
+    """The configured repository URL, or '' while none is set (see _config.yml)."""
+    url = (
+        str(((cfg or {}).get("repository") or {}).get("url") or "").strip().rstrip("/")
+    )
+    return url if url.startswith("https://") else ""
+
+
+def stored_cell_source(url: str = "", branch: str = "main") -> str:
+    """The first code cell of every stored notebook (tools/colab_cell.py writes it)."""
+    head = (
+        "# The helper package `book`: the book's environment has it (make lab, Binder), and a\n"
+        "# notebook downloaded from the book's site carries it in this cell. Where it imports, this cell does nothing.\n"
+        "try:\n"
+        "    import book  # noqa: F401\n"
+        "except ImportError:\n"
+    )
+    if url:
+        return head + (
+            "    import subprocess, sys  # Colab: install it from the book's repository\n"
+            f'    subprocess.run([sys.executable, "-m", "pip", "install", "-q", '
+            f'"git+{url}@{branch}"], check=True)\n'
+            "    import book  # noqa: F401"
+        )
+    return head + (
+        "    raise ModuleNotFoundError(\n"
+        '        "This notebook needs the book\'s helper package `book`. Download the notebook "\n'
+        '        "from the book\'s site (that copy carries the package), or run it in a checkout "\n'
+        '        "of the book with `make lab`.") from None'
+    )
+
+
+def package_zip(package: Path = PACKAGE) -> bytes:
+    """book/'s modules as a zip, byte-identical for identical sources."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for f in sorted(package.glob("*.py")):
+            if f.name in NOT_CARRIED:
+                continue
+            info = zipfile.ZipInfo(f"book/{f.name}", date_time=(2000, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, f.read_bytes())
+    return buf.getvalue()
+
+
+def carried_cell_source(zipped: bytes) -> str:
+    data = base64.b64encode(zipped).decode("ascii")
+    return (
+        f"{MARK} inside this notebook, so it runs with only numpy, matplotlib and ipywidgets.\n"
+        "# Where `book` is installed already, that one is used; nothing is ever downloaded.\n"
+        "try:\n"
+        "    import book  # noqa: F401\n"
+        "except ImportError:\n"
+        "    import base64, io, sys, tempfile, zipfile\n"
+        '    _where = tempfile.mkdtemp(prefix="book-")\n'
+        f'    zipfile.ZipFile(io.BytesIO(base64.b64decode("{data}"))).extractall(_where)\n'
+        "    sys.path.insert(0, _where)\n"
+        "    import book  # noqa: F401\n"
+        "    del _where"
+    )
+
+
+# ---------------------------------------------------------------- roles as plain text
+
+_ROLE = re.compile(r"\{(term|cite:p|cite:t|cite|doc|ref)\}`([^`]*)`")
+_TITLED = re.compile(r"^(.*?)\s*<([^<>]+)>$", re.S)
+_FENCE = re.compile(r"^:::\{admonition\}[ \t]*(.*)\n((?:.*\n)*?):::[ \t]*$", re.M)
+
+
+_MARKS = {
+    "'": "\u0301",
+    "`": "\u0300",
+    "^": "\u0302",
+    '"': "\u0308",
+    "~": "\u0303",
+    "=": "\u0304",
+    ".": "\u0307",
+    "u": "\u0306",
+    "v": "\u030c",
+    "H": "\u030b",
+    "c": "\u0327",
+}
+
+
+def _latex_to_text(s: str) -> str:
+    import unicodedata
+
+    s = s.replace("{\\L}", "\u0141").replace("\\L", "\u0141").replace("\\&", "&")
+    s = re.sub(
+        r"\\([`'^\"~=.uvHc])\{?\\?([A-Za-z])\}?",
+        lambda m: unicodedata.normalize("NFC", m.group(2) + _MARKS[m.group(1)]),
+        s,
+    )
+    return re.sub(r"[{}]", "", s).strip()
+
+
+def read_bib(path: Path) -> dict[str, dict]:
+    """key -> {authors: [last names], year, title, url, others: bool} from a BibTeX file."""
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    out = {}
+    for m in re.finditer(r"@\w+\s*\{\s*([^,\s]+)\s*,(.*?)\n\}", text, re.S):
+        key, body = m.group(1), m.group(2)
+        fields = {}
+        for f in re.finditer(
+            r"(\w+)\s*=\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}", body
+        ):
+            fields[f.group(1).lower()] = " ".join(f.group(2).split())
+        names = [
+            n.strip()
+            for n in re.split(r"\s+and\s+", fields.get("author", ""))
+            if n.strip()
+        ]
+        others = any(n.lower() == "others" for n in names)
+        last = [
+            _latex_to_text(n.split(",")[0] if "," in n else n.split()[-1])
+            for n in names
+            if n.lower() != "others"
+        ]
+        out[key] = {
+            "authors": last,
+            "others": others,
+            "year": fields.get("year", "n.d."),
+            "title": _latex_to_text(fields.get("title", key)),
+            "url": fields.get("url", ""),
+            "venue": _latex_to_text(
+                fields.get("journal") or fields.get("booktitle") or ""
+            ),
+        }
+    return out
+
+
+def _who(e: dict) -> str:
+    a = e["authors"] or ["Anon."]
+    if len(a) >= 3 or (e["others"] and len(a) >= 1):
+        return f"{a[0]} et al."
+    return " and ".join(a)
+
+
+def plain_markdown(text: str, bib: dict[str, dict], cited: list[str]) -> str:
+    """A markdown cell's MyST as plain Markdown; `cited` collects the citation keys in order."""
+
+    def role(m):
+        kind, body = m.group(1), m.group(2)
+        if kind in ("term", "doc", "ref"):
+            t = _TITLED.match(body)
+            return t.group(1) if t else body.lstrip("/").rsplit("/", 1)[-1]
+        keys = [k.strip() for k in body.split(",") if k.strip()]
+        for k in keys:
+            if k not in cited:
+                cited.append(k)
+        found = [bib.get(k) for k in keys]
+        if kind == "cite:t":
+            return "; ".join(
+                f"{_who(e)} ({e['year']})" if e else k for k, e in zip(keys, found)
+            )
+        return (
+            "("
+            + "; ".join(
+                f"{_who(e)} {e['year']}" if e else k for k, e in zip(keys, found)
+            )
+            + ")"
+        )
+
+    text = _ROLE.sub(role, text)
+
+    def fence(m):
+        title, body = m.group(1).strip(), m.group(2).rstrip("\n")
+        lines = ([f"**{title}**", ""] if title else []) + body.splitlines()
+        return "\n".join(f"> {ln}".rstrip() for ln in lines)
+
+    return _FENCE.sub(fence, text)
+
+
+def references_markdown(keys: list[str], bib: dict[str, dict]) -> str:
+    lines = ["## References", ""]
+    for k in keys:
+        e = bib.get(k)
+        if not e:
+            continue
+        authors = ", ".join(e["authors"]) + (" and others" if e["others"] else "")
+        venue = f" {e['venue']}." if e["venue"] else ""
+        link = f" <{e['url']}>" if e["url"] else ""
+        lines.append(f"- {authors} ({e['year']}). *{e['title']}*.{venue}{link}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- one notebook, all copies
+
+
+def _src(cell) -> str:
+    s = cell.get("source", "")
+    return "".join(s) if isinstance(s, list) else s
+
+
+def standalone(nb: dict, bib: dict[str, dict], zipped: bytes) -> dict:
+    """The notebook as a reader downloads it (a new dict; `nb` is not changed)."""
+    nb = json.loads(json.dumps(nb))
+    cells, cited = nb.get("cells", []), []
+    for c in cells:
+        if c.get("cell_type") == "markdown":
+            c["source"] = plain_markdown(_src(c), bib, cited)
+    code = [c for c in cells if c.get("cell_type") == "code"]
+    boot = next(
+        (c for c in code[:1] if TAG in c.get("metadata", {}).get("tags", [])), None
+    )
+    if boot is None:
+        boot = {
+            "cell_type": "code",
+            "execution_count": None,
+            "metadata": {"tags": [TAG]},
+            "outputs": [],
+            "source": "",
+        }
+        cells.insert(cells.index(code[0]) if code else len(cells), boot)
+    boot["source"] = carried_cell_source(zipped)
+    boot["outputs"] = []
+    meta = boot.setdefault("metadata", {})
+    meta["tags"] = [t for t in meta.get("tags", []) if t != "remove-cell"]
+    meta.setdefault("jupyter", {})["source_hidden"] = (
+        True  # JupyterLab: a collapsed cell
+    )
+    meta["cellView"] = "form"  # Colab: the same
+    if cited:
+        cells.append(
+            {
+                "cell_type": "markdown",
+                "metadata": {},
+                "source": references_markdown(cited, bib),
+            }
+        )
+    return nb
+
+
+def rewrite_sources(outdir: Path, srcdir: Path, docs=None) -> list[Path]:
+    """Rewrite the downloadable copies under outdir/_sources (all, or those of `docs`)."""
+    sources = Path(outdir) / "_sources"
+    if not sources.is_dir():
+        return []
+    bib = read_bib(Path(srcdir) / "references.bib")
+    zipped = package_zip()
+    done = []
+    for f in sorted(sources.rglob("*.ipynb")):
+        doc = f.relative_to(sources).with_suffix("").as_posix()
+        if docs is not None and doc not in docs:
+            continue
+        nb = json.loads(f.read_text(encoding="utf-8"))
+        carried = next((c for c in nb.get("cells", [])[:3] if MARK in _src(c)), None)
+        if (
+            carried is not None
+        ):  # rewritten by an earlier build that kept the page: new book/ only
+            if _src(carried) == carried_cell_source(zipped):
+                continue
+            carried["source"] = carried_cell_source(zipped)
+        else:
+            nb = standalone(nb, bib, zipped)
+        f.write_text(
+            json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
+        done.append(f)
+    return done
+
+
+if __name__ == "__main__":
+    import sys
+
+    out = rewrite_sources(
+        Path(sys.argv[1]), Path(sys.argv[2] if len(sys.argv) > 2 else ".")
+    )
+    print(f"{len(out)} downloadable notebook(s) rewritten")

@@ -1,0 +1,180 @@
+"""Ways to read the book besides the site: JupyterLab, Binder's environment, a downloaded notebook.
+
+Fast smokes for make test; `make paths` (tools/paths.py) runs every notebook through every path.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import paths  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+LAB_NOTEBOOK = ROOT / "notebooks" / "part3" / "48-04-scaled-dot-product.ipynb"
+DOWNLOADS = ["01-strides", "19-sampling", "48-05-masking"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """JupyterLab on the pinned environment, headless, on 127.0.0.1, serving a copy of one notebook."""
+    exe = ROOT / ".venv" / "bin" / "jupyter-lab"
+    if not exe.exists():
+        pytest.fail(
+            "jupyterlab is not installed: make install (it is pinned in requirements.txt)"
+        )
+    work = tmp_path_factory.mktemp("lab")
+    shutil.copy2(
+        LAB_NOTEBOOK, work / LAB_NOTEBOOK.name
+    )  # autosave must not touch the stored notebook
+    port, token = _free_port(), "book-test"
+    env = dict(
+        os.environ,
+        BOOK_WIDGETS="live",
+        JUPYTER_CONFIG_DIR=str(work / ".cfg"),
+        JUPYTER_RUNTIME_DIR=str(work / ".run"),
+    )
+    proc = subprocess.Popen(
+        [
+            str(exe),
+            "--no-browser",
+            "--ServerApp.ip=127.0.0.1",
+            f"--ServerApp.port={port}",
+            f"--IdentityProvider.token={token}",
+            f"--ServerApp.root_dir={work}",
+            "--allow-root",
+            "--LabApp.expose_app_in_browser=True",
+            "--LabApp.news_url=None",
+            "--LabApp.extension_manager=readonly",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        ],
+        env=env,
+        cwd=work,
+        stdout=subprocess.DEVNULL,
+        stderr=open(work / "lab.log", "wb"),
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 180
+    while True:
+        try:
+            urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2)
+            break
+        except OSError:
+            if proc.poll() is not None:
+                pytest.fail(
+                    "jupyter lab exited: "
+                    + (work / "lab.log").read_text(errors="replace")[-2000:]
+                )
+            if time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail("jupyter lab did not answer on 127.0.0.1 within 180 s")
+            time.sleep(0.2)
+    yield url, token
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def test_jupyterlab_runs_a_slider_live(lab):
+    """Open a slider page, run all, move the ipywidgets slider: a new figure comes from the kernel."""
+    if CHROMIUM is None:
+        pytest.fail(
+            "chromium is not installed (make chromium installs Debian's package)"
+        )
+    from playwright.sync_api import sync_playwright
+
+    url, token = lab
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = b.new_page()
+        page.route(
+            re.compile(r"^https?://(?!127\.0\.0\.1)"), lambda r: r.abort()
+        )  # offline
+        page.goto(f"{url}/lab/tree/{LAB_NOTEBOOK.name}?token={token}")
+        page.wait_for_function(
+            "window.jupyterapp && document.querySelector('.jp-Notebook')",
+            timeout=60_000,
+        )
+        # before it runs, the stored static slider says why its picture does not follow
+        note = page.locator(".book-slider-note").first
+        note.wait_for(state="attached", timeout=30_000)
+        note.scroll_into_view_if_needed()
+        assert note.is_visible() and "once this cell runs" in note.inner_text()
+        page.wait_for_selector(
+            ".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=60_000
+        )
+        page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        handle = page.locator(
+            ".widget-slider .noUi-handle, .widget-slider .ui-slider-handle"
+        ).first
+        handle.wait_for(timeout=60_000)
+        figure = page.locator(
+            ".jupyter-widgets-output-area img.book-figure, .widget-output img.book-figure"
+        ).first
+        figure.wait_for(timeout=60_000)
+        before = figure.get_attribute("src")
+        handle.focus()
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(
+            """(old) => { const i = document.querySelector(
+                 '.jupyter-widgets-output-area img.book-figure, .widget-output img.book-figure');
+               return i && i.getAttribute('src') !== old; }""",
+            arg=before,
+            timeout=30_000,
+        )
+        b.close()
+
+
+def test_binder_names_its_python():
+    """repo2docker reads runtime.txt; without it Binder builds on 3.10, which the pins do not support."""
+    runtime = (ROOT / "runtime.txt").read_text().strip()
+    assert runtime == "python-3.11"
+    assert not (
+        ROOT / "environment.yml"
+    ).exists()  # it would take precedence over requirements.txt
+    assert re.search(r"^jupyterlab==", (ROOT / "requirements.txt").read_text(), re.M)
+
+
+@pytest.mark.skipif(
+    not (paths.SITE / "_sources").is_dir(),
+    reason="no built test site (make test builds it)",
+)
+def test_downloaded_notebooks_run_alone():
+    """Three of the site's download copies, each in an empty folder, with only numpy, matplotlib,
+    ipywidgets and ipykernel, the network off and pip unable to install: they run top to bottom."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    py = paths.venv("reader", paths.pinned(*paths.READER))
+    r = subprocess.run(
+        [str(py), "-c", "import importlib.util as u; print(u.find_spec('book'))"],
+        capture_output=True,
+        text=True,
+        cwd="/",
+    )
+    assert r.stdout.strip() == "None", "the reader's environment must not have book"
+    nbs = paths.downloads(DOWNLOADS)
+    assert len(nbs) == len(DOWNLOADS)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(lambda nb: paths.run_one(nb, py), nbs))
+    bad = [f"{nb.stem}: {err}" for nb, (ok, _, err) in zip(nbs, results) if not ok]
+    assert not bad, "\n".join(bad)
