@@ -63,7 +63,9 @@ save: install
 	$(BIN)/python tools/save.py
 
 ## make fmt: format the code (ruff, 88 columns), in the .py files and the notebooks, then sync.
+## tools/wrap_lines.py first fits the lines ruff format cannot (comments, strings, docstrings).
 fmt: install
+	$(BIN)/python tools/wrap_lines.py
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 	$(MAKE) --no-print-directory sync

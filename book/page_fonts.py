@@ -1,6 +1,8 @@
 """Give each built page the glyphs it needs beyond Latin, and nothing more.
 
-    python -m book.page_fonts _build/html     (the Sphinx extension runs it after every build)
+    python -m book.page_fonts _build/html
+
+(the Sphinx extension runs it after every build).
 
 The site's four Latin Plex Sans faces cover English. A page that quotes Greek, Japanese,
 Korean or Cyrillic text gets its own small font files, cut from the matching IBM Plex faces

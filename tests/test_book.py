@@ -526,9 +526,9 @@ def test_subset_font_keeps_exactly_the_asked_characters():
 
     from book.page_fonts import subset_font
 
-    src = (
-        Path(__file__).resolve().parents[1]
-        / "node_modules/@fontsource/ibm-plex-sans/files/ibm-plex-sans-greek-400-normal.woff2"
+    src = Path(__file__).resolve().parents[1] / (
+        "node_modules/@fontsource/ibm-plex-sans/files/"
+        "ibm-plex-sans-greek-400-normal.woff2"
     )
     if not src.exists():
         pytest.skip("node_modules is not installed (make install)")

@@ -154,7 +154,8 @@ def open_offline(browser, server, path, weights=None, wait="networkidle"):
     page.goto(f"{server}/{path}", wait_until=wait)
     if wait != "networkidle":
         page.evaluate("""async () => { await document.fonts.ready;
-            if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise; }""")
+            if (window.MathJax && MathJax.startup && MathJax.startup.promise)
+                await MathJax.startup.promise; }""")
     return page, outside, errors
 
 
@@ -244,17 +245,21 @@ def survey(browser, server):
         )
         page.add_script_tag(path=str(AXE))
         axe = page.evaluate("""async () => {
-            const r = await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}});
+            const r = await axe.run(document,
+                {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}});
             return r.violations.filter(v => ['serious', 'critical'].includes(v.impact))
-                    .map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '));
+                    .map(v => v.id + ': '
+                        + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '));
         }""")
         sliders = page.locator(".book-slider").count()
-        dead = page.evaluate("""() => [...document.querySelectorAll('.book-slider')].filter(s => {
+        dead = page.evaluate("""() =>
+            [...document.querySelectorAll('.book-slider')].filter(s => {
             const img = s.querySelector('img'), before = img.src;
             return [...s.querySelectorAll('input[type=range]')].some(r => {
                 const v0 = +r.value, v1 = v0 > +r.min ? v0 - 1 : v0 + 1;
                 r.value = v1; r.dispatchEvent(new Event('input'));
-                const moved = img.src !== before; r.value = v0; r.dispatchEvent(new Event('input'));
+                const moved = img.src !== before;
+                r.value = v0; r.dispatchEvent(new Event('input'));
                 return !moved && +r.max > +r.min;
             });
         }).map(s => s.id)""")
@@ -316,7 +321,8 @@ def test_korean_text_is_drawn_with_the_page_font(browser, server):
     page, outside, errors = open_offline(browser, server, path)
     page.wait_for_timeout(300)
     loaded = page.evaluate("""async () => { await document.fonts.ready;
-        return [...document.fonts].filter(f => f.status === 'loaded').map(f => f.unicodeRange); }""")
+        return [...document.fonts].filter(f => f.status === 'loaded')
+            .map(f => f.unicodeRange); }""")
     assert any("U+C774" in r for r in loaded), (
         f"no loaded page font covers U+C774 (이): {loaded[:6]}"
     )

@@ -4,9 +4,9 @@ The printed numbers of the book must not depend on either, so `make test` runs n
 twice: once as the machine is, once on another BLAS kernel with numpy's widest SIMD
 dispatch switched off. `make soak` runs every kernel this CPU can execute.
 
-    python tools/blas_env.py info     # one line: BLAS library, kernel, threads; numpy SIMD
-    python tools/blas_env.py other    # env assignments for the second nbval run
-    python tools/blas_env.py all      # one line of env assignments per runnable kernel
+    python tools/blas_env.py info  # one line: BLAS library, kernel, threads; numpy SIMD
+    python tools/blas_env.py other # env assignments for the second nbval run
+    python tools/blas_env.py all   # one line of env assignments per runnable kernel
 
 `other` and `all` print nothing to force where the platform has no OpenBLAS kernels to
 choose from (the runs then use the machine's own); `info` always says what is in use.

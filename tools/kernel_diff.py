@@ -1,6 +1,7 @@
 """Re-run notebooks under this process's environment and show which printed lines differ.
 
-    OPENBLAS_CORETYPE=Sandybridge python tools/kernel_diff.py notebooks/part1/11-feed-forward.ipynb
+    OPENBLAS_CORETYPE=Sandybridge python tools/kernel_diff.py \\
+        notebooks/part1/11-feed-forward.ipynb
 
 nbval says that a cell differs; this says how: for every code cell whose outputs (base64
 images removed) differ from the stored ones, the differing lines, stored then new. Use it

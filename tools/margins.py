@@ -1,6 +1,6 @@
 """How close each tolerance in the notebooks comes to failing, cell by cell.
 
-    python tools/margins.py notebooks/part3/*.ipynb      # lists uses above 5 % of a limit
+    python tools/margins.py notebooks/part3/*.ipynb    # lists uses above 5 % of a limit
 
 Every `check(..., tol=)` and every `bound(x, floor)` records the share of its limit it
 used (BOOK_MARGIN_LOG). A comparison of two orders of the same sum that uses 30 % of its

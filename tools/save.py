@@ -10,7 +10,8 @@ A cell marked `# @save lists` goes to `book/taught_lists.py` instead: part II bu
 its model from plain Python lists, and its helpers share names with the NumPy ones.
 
     python tools/save.py          # (re)write the generated modules
-    python tools/save.py --check  # exit 1 if one of them is out of date with the notebooks
+    python tools/save.py --check  # exit 1 if one of them is out of date with the
+                                  # notebooks
 """
 
 from __future__ import annotations

@@ -37,8 +37,8 @@ FACES = [  # (css family, package, file stem, weight, style)
 BOOK_CSS = """\
 /* The book's own styles. */
 .book-slider { margin: 0.5em 0 1em; }
-.book-slider-controls { display: flex; flex-wrap: wrap; gap: 0.4em 1.2em; margin-bottom: 0.3em;
-  font-variant-numeric: tabular-nums; }
+.book-slider-controls { display: flex; flex-wrap: wrap; gap: 0.4em 1.2em;
+  margin-bottom: 0.3em; font-variant-numeric: tabular-nums; }
 .book-slider input[type=range] { width: 14em; accent-color: #0072B2; }
 .book-slider output { display: inline-block; min-width: 3.5em; font-weight: 700; }
 .book-slider input[type=range]:focus-visible { outline: 3px solid #E69F00; outline-offset: 2px; }
@@ -213,7 +213,8 @@ def fonts() -> list[str]:
     css.append(""":root {
   --pst-font-family-base: 'IBM Plex Sans', system-ui, sans-serif;
   --pst-font-family-heading: 'IBM Plex Sans', system-ui, sans-serif;
-  --pst-font-family-monospace: 'IBM Plex Mono', 'IBM Plex Sans', ui-monospace, monospace;
+  --pst-font-family-monospace: 'IBM Plex Mono', 'IBM Plex Sans', ui-monospace,
+    monospace;
 }""")
     return css
 
