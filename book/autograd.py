@@ -50,7 +50,8 @@ def _as_var(x) -> Var:
 
 
 class Var:
-    """A value in a computation, with the gradient of the final scalar after `backward`."""
+    """A value in a computation, with the gradient of the final
+    scalar after `backward`."""
 
     __slots__ = ("value", "grad", "name", "_parents", "_back")
 
@@ -111,7 +112,8 @@ class Var:
         a, b = self, other
         if a.value.ndim < 2 or b.value.ndim < 2:
             raise ValueError(
-                f"Var @: both operands need 2+ dimensions, got shapes {a.shape} and {b.shape}"
+                f"Var @: both operands need 2+ dimensions, got shapes "
+                f"{a.shape} and {b.shape}"
             )
         if a.shape[-1] != b.shape[-2]:
             raise ValueError(
@@ -212,7 +214,8 @@ def softmax(x: Var) -> Var:
 
 
 def layer_norm(x: Var, gamma: Var, beta: Var, eps: float = 1e-5) -> Var:
-    """Normalise the last axis to mean 0 and variance 1 (biased), then scale by gamma and shift by beta."""
+    """Normalise the last axis to mean 0 and variance 1 (biased), then scale by
+    gamma and shift by beta."""
     x, gamma, beta = _as_var(x), _as_var(gamma), _as_var(beta)
     if isinstance(eps, bool) or not isinstance(eps, numbers.Real) or not eps > 0:
         raise ValueError(f"layer_norm: eps must be a positive number, got {eps!r}")

@@ -1,9 +1,9 @@
 """Bibliography labels that match the citations in the text.
 
-The text cites author-year (``bibtex_reference_style: author_year``): "Vaswani et al., 2017".
-pybtex's plain style numbers the list instead ([1]-[115]), so a reader who meets "Vaswani
-et al., 2017" on a page cannot find it by eye. This label style gives each entry the citation's
-own words, with a, b, ... where two entries would read alike.
+The text cites author-year (``bibtex_reference_style: author_year``): "Vaswani et al.,
+2017". pybtex's plain style numbers the list instead ([1]-[115]), so a reader who meets
+"Vaswani et al., 2017" on a page cannot find it by eye. This label style gives each
+entry the citation's own words, with a, b, ... where two entries would read alike.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ def _last(person) -> str:
 
 
 def author_year(entry) -> str:
-    """'Vaswani et al., 2017', 'Ba and Kiros, 2016', 'Elman, 1990' (editors, then title, stand in)."""
+    """'Vaswani et al., 2017', 'Ba and Kiros, 2016', 'Elman, 1990'
+    (editors, then title, stand in)."""
     people = entry.persons.get("author") or entry.persons.get("editor") or []
     names = [_last(p) for p in people]
     if not names:

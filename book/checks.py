@@ -66,7 +66,8 @@ def check(claim: str, got, expected=True, *, tol=None, rtol=None) -> None:
             e = np.asarray(expected, dtype=float)
         except (TypeError, ValueError) as err:
             raise ValueError(
-                f"check {claim!r}: a tolerance needs numbers, got {got!r} and {expected!r}"
+                f"check {claim!r}: a tolerance needs numbers, got "
+                f"{got!r} and {expected!r}"
             ) from err
         if g.shape != e.shape and e.ndim != 0 and g.ndim != 0:
             raise ClaimFailed(

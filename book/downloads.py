@@ -1,19 +1,21 @@
-"""The notebook a reader downloads from the site runs on its own and reads well in plain Jupyter.
+"""The notebook a reader downloads from the site runs on its own and
+reads well in plain Jupyter.
 
-The build (book/sphinxext.py, after the HTML is written) rewrites the ``.ipynb`` copies in
-``_sources/``, which the page's download button serves. Each copy gets:
+The build (book/sphinxext.py, after the HTML is written) rewrites the ``.ipynb`` copies
+in ``_sources/``, which the page's download button serves. Each copy gets:
 
-- the helper package ``book/`` carried inside its first code cell (a base64 zip of the modules
-  the notebooks import), unpacked into a temporary folder and put on ``sys.path`` only when
-  ``import book`` fails, so the copy needs only numpy, matplotlib, ipywidgets and a kernel, and
-  never installs anything from anywhere;
+- the helper package ``book/`` carried inside its first code cell (a base64 zip of the
+  modules the notebooks import), unpacked into a temporary folder and put on
+  ``sys.path`` only when ``import book`` fails, so the copy needs only numpy,
+  matplotlib, ipywidgets and a kernel, and never installs anything from anywhere;
 - its MyST roles as plain text: ``{term}`x``` becomes x, ``{cite:p}`key``` becomes
-  (Author Year), ``{cite:t}`key``` becomes Author (Year), with a references cell at the end;
-  and ``:::{admonition}`` fences become block quotes.
+  (Author Year), ``{cite:t}`key``` becomes Author (Year), with a references cell at the
+  end; and ``:::{admonition}`` fences become block quotes.
 
-The stored notebooks keep their roles for the site. Their first cell (tools/colab_cell.py)
-does nothing where ``book`` imports, and where it does not and nothing is carried, it says what
-to do (or installs from the configured repository, when one is configured).
+The stored notebooks keep their roles for the site. Their first cell
+(tools/colab_cell.py) does nothing where ``book`` imports, and where it does not and
+nothing is carried, it says what to do (or installs from the configured repository,
+when one is configured).
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from pathlib import Path
 
 TAG = "book-bootstrap"
 PACKAGE = Path(__file__).resolve().parent
-#: Modules of book/ that the build needs and a reader does not (they import yaml, Sphinx).
+#: Modules of book/ that the build needs and a reader does not
+# (they import yaml, Sphinx).
 NOT_CARRIED = {"sphinxext.py", "downloads.py"}
 MARK = "# book: carried"
 
@@ -47,23 +50,31 @@ def stored_cell_source(url: str = "", branch: str = "main") -> str:
     """The first code cell of every stored notebook (tools/colab_cell.py writes it)."""
     head = (
         "# The helper package `book`: the book's environment has it (make lab, Binder), and a\n"
-        "# notebook downloaded from the book's site carries it in this cell. Where it imports, this cell does nothing.\n"
+        "# notebook downloaded from the book's site carries it in this cell. Where it\n"
+        "# imports, this cell does nothing.\n"
         "try:\n"
         "    import book  # noqa: F401\n"
         "except ImportError:\n"
     )
+    # Written as ruff format and tools/wrap_lines.py leave it (88 columns), so that
+    # formatting the notebooks never makes the cell stale.
     if url:
         return head + (
-            "    import subprocess, sys  # Colab: install it from the book's repository\n"
-            f'    subprocess.run([sys.executable, "-m", "pip", "install", "-q", '
-            f'"git+{url}@{branch}"], check=True)\n'
+            "    import subprocess\n"
+            "    import sys\n\n"
+            "    # Colab: install it from the book's repository\n"
+            "    subprocess.run(\n"
+            f'        [sys.executable, "-m", "pip", "install", "-q", "git+{url}@{branch}"],\n'
+            "        check=True,\n"
+            "    )\n"
             "    import book  # noqa: F401"
         )
     return head + (
         "    raise ModuleNotFoundError(\n"
         '        "This notebook needs the book\'s helper package `book`. Download the notebook "\n'
         '        "from the book\'s site (that copy carries the package), or run it in a checkout "\n'
-        '        "of the book with `make lab`.") from None'
+        '        "of the book with `make lab`."\n'
+        "    ) from None"
     )
 
 
@@ -83,14 +94,17 @@ def package_zip(package: Path = PACKAGE) -> bytes:
 def carried_cell_source(zipped: bytes) -> str:
     data = base64.b64encode(zipped).decode("ascii")
     return (
-        f"{MARK} inside this notebook, so it runs with only numpy, matplotlib and ipywidgets.\n"
-        "# Where `book` is installed already, that one is used; nothing is ever downloaded.\n"
+        f"{MARK} inside this notebook, so it runs with only numpy, "
+        f"matplotlib and ipywidgets.\n"
+        "# Where `book` is installed already, that one is used; "
+        "nothing is ever downloaded.\n"
         "try:\n"
         "    import book  # noqa: F401\n"
         "except ImportError:\n"
         "    import base64, io, sys, tempfile, zipfile\n"
         '    _where = tempfile.mkdtemp(prefix="book-")\n'
-        f'    zipfile.ZipFile(io.BytesIO(base64.b64decode("{data}"))).extractall(_where)\n'
+        f"    "
+        f'zipfile.ZipFile(io.BytesIO(base64.b64decode("{data}"))).extractall(_where)\n'
         "    sys.path.insert(0, _where)\n"
         "    import book  # noqa: F401\n"
         "    del _where"
@@ -132,7 +146,8 @@ def _latex_to_text(s: str) -> str:
 
 
 def read_bib(path: Path) -> dict[str, dict]:
-    """key -> {authors: [last names], year, title, url, others: bool} from a BibTeX file."""
+    """key -> {authors: [last names], year, title, url, others:
+    bool} from a BibTeX file."""
     text = path.read_text(encoding="utf-8") if path.exists() else ""
     out = {}
     for m in re.finditer(r"@\w+\s*\{\s*([^,\s]+)\s*,(.*?)\n\}", text, re.S):
@@ -174,7 +189,8 @@ def _who(e: dict) -> str:
 
 
 def plain_markdown(text: str, bib: dict[str, dict], cited: list[str]) -> str:
-    """A markdown cell's MyST as plain Markdown; `cited` collects the citation keys in order."""
+    """A markdown cell's MyST as plain Markdown; `cited` collects
+    the citation keys in order."""
 
     def role(m):
         kind, body = m.group(1), m.group(2)
@@ -221,7 +237,8 @@ def references_markdown(keys: list[str], bib: dict[str, dict]) -> str:
     return "\n".join(lines)
 
 
-# ---------------------------------------------------------------- one notebook, all copies
+# ----------------------------------------------------------------
+# one notebook, all copies
 
 
 def _src(cell) -> str:
@@ -269,7 +286,8 @@ def standalone(nb: dict, bib: dict[str, dict], zipped: bytes) -> dict:
 
 
 def rewrite_sources(outdir: Path, srcdir: Path, docs=None) -> list[Path]:
-    """Rewrite the downloadable copies under outdir/_sources (all, or those of `docs`)."""
+    """Rewrite the downloadable copies under outdir/_sources
+    (all, or those of `docs`)."""
     sources = Path(outdir) / "_sources"
     if not sources.is_dir():
         return []

@@ -1,7 +1,7 @@
 """Figure kinds the book draws on many pages, written once.
 
-`heatmap` is the annotated matrix: one coloured cell per entry, its value printed on it in
-black or white, whichever reads better against that cell's colour.
+`heatmap` is the annotated matrix: one coloured cell per entry, its value printed on it
+in black or white, whichever reads better against that cell's colour.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ def _luminance(rgba) -> float:
 
 
 # Black and white text have the same contrast ratio against a colour of this luminance:
-# (L + 0.05) / 0.05 == 1.05 / (L + 0.05). Brighter cells get black text, darker ones white.
+# (L + 0.05) / 0.05 == 1.05 / (L + 0.05). Brighter cells get black
+# text, darker ones white.
 EQUAL_CONTRAST = 0.05**0.5 * 1.05**0.5 - 0.05
 
 

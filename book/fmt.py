@@ -56,10 +56,11 @@ def bound(x, floor: float = 1e-15) -> str:
 
 
 def order(x) -> str:
-    """A value whose digits depend on the machine, as its power of ten: ``'about 1e13'``.
+    """A value whose digits depend on the machine, as its power
+    of ten: ``'about 1e13'``.
 
-    For the end of a chaotic product, where rounding errors grow as fast as the value and
-    even the first digit moves between CPUs; the nearest power of ten still holds.
+    For the end of a chaotic product, where rounding errors grow as fast as the value
+    and even the first digit moves between CPUs; the nearest power of ten still holds.
     """
     x = _real("order: x", x)
     if x == 0 or math.isinf(x):
@@ -71,11 +72,11 @@ def order(x) -> str:
 def fixed(x, digits: int = 3) -> str:
     """`x` with `digits` decimals, the same on every machine.
 
-    A value that is a tie in exact arithmetic (``0.54625`` to four decimals) lands a hair
-    above or below it depending on the order a machine summed in, and plain formatting
-    would print ``0.5462`` on one CPU and ``0.5463`` on another. `fixed` treats anything
-    within 1e-9 of a tie as the tie and rounds it away from zero. ``-0.000`` prints as
-    ``0.000``.
+    A value that is a tie in exact arithmetic (``0.54625`` to four decimals) lands a
+    hair above or below it depending on the order a machine summed in, and plain
+    formatting would print ``0.5462`` on one CPU and ``0.5463`` on another. `fixed`
+    treats anything within 1e-9 of a tie as the tie and rounds it away from zero.
+    ``-0.000`` prints as ``0.000``.
     """
     x = _real("fixed: x", x)
     if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 15:
@@ -114,7 +115,8 @@ def matrix_markdown(M, name: str, rows, cols, digits: int = 4) -> str:
         )
     if np.isnan(M).any():
         raise ValueError(
-            "matrix_markdown: the matrix holds NaN; say what it means before tabulating it"
+            "matrix_markdown: the matrix holds NaN; say what it "
+            "means before tabulating it"
         )
 
     def cell(v):

@@ -5,10 +5,11 @@
 (the Sphinx extension runs it after every build).
 
 The site's four Latin Plex Sans faces cover English. A page that quotes Greek, Japanese,
-Korean or Cyrillic text gets its own small font files, cut from the matching IBM Plex faces
-(npm @fontsource/ibm-plex-sans, -jp, -kr) down to exactly the characters that page uses, and
-declared with a unicode-range under the same family name, so the browser uses them for those
-characters only. Pages without such text get nothing. Runs after every build.
+Korean or Cyrillic text gets its own small font files, cut from the matching IBM Plex
+faces (npm @fontsource/ibm-plex-sans, -jp, -kr) down to exactly the characters that page
+uses, and declared with a unicode-range under the same family name, so the browser uses
+them for those characters only. Pages without such text get
+nothing. Runs after every build.
 """
 
 from __future__ import annotations
@@ -29,25 +30,29 @@ ROOT = Path(__file__).resolve().parents[1]
 NODE = ROOT / "node_modules" / "@fontsource"
 INDEX = ROOT / "site-assets" / "page-font-index.json"
 MARK = "<!-- book page fonts -->"
-#: The font files notebooks/part1/13-typography measures, carried by the repository (tools/vendor_fonts.py).
+#: The font files notebooks/part1/13-typography measures, carried by the repository
+# (tools/vendor_fonts.py).
 CARRIED = ROOT / "fonts" / "fontsource"
 
 
 def font_packages() -> Path:
-    """The folder of the @fontsource font packages the site is cut from: node_modules/@fontsource
-    after `make install`, else the repository's byte-identical copy of the files the typography
-    page reads (a checkout without npm, Binder). A clear error where neither is (a lone notebook)."""
+    """The folder of the @fontsource font packages the site is cut from:
+    node_modules/@fontsource after `make install`, else the repository's byte-identical
+    copy of the files the typography page reads (a checkout without npm, Binder). A
+    clear error where neither is (a lone notebook)."""
     for where in (NODE, CARRIED):
         if (where / "ibm-plex-sans" / "files").is_dir():
             return where
     raise FileNotFoundError(
-        "This page measures the site's font files (IBM Plex, npm @fontsource), which come with the "
-        "book's repository (fonts/fontsource) and its npm packages; it runs in a checkout of the book, "
-        "on Binder or with `make lab`, not as a lone notebook."
+        "This page measures the site's font files (IBM Plex, npm @fontsource), which "
+        "come with the book's repository (fonts/fontsource) and its npm packages; it "
+        "runs in a checkout of the book, on Binder or with `make lab`, "
+        "not as a lone notebook."
     )
 
 
-# Candidate faces, in order of preference: Plex Sans script subsets, then the CJK shards.
+# Candidate faces, in order of preference: Plex Sans script
+# subsets, then the CJK shards.
 def _candidates() -> list[Path]:
     files = [
         NODE / "ibm-plex-sans" / "files" / f"ibm-plex-sans-{s}-400-normal.woff2"
@@ -82,7 +87,8 @@ def font_index() -> dict[str, list[int]]:
     return index
 
 
-# The characters the site's Latin faces carry (tools/site_assets.py cuts them to this set).
+# The characters the site's Latin faces carry
+# (tools/site_assets.py cuts them to this set).
 LATIN = (
     "U+0020-007E,U+00A0-00FF,U+0131,U+0152-0153,U+02C6,U+02DA,U+02DC,U+2013-2014,"
     "U+2018-201E,U+2020-2022,U+2026,U+2030,U+2032-2033,U+2039-203A,U+2190-2193,"
@@ -197,12 +203,15 @@ def main(site: Path, pages=None) -> int:
                 "fonts",
                 "page",
             )
-            # One face file serves every weight and style the site uses: a browser matches weight
-            # and style before unicode-range, so a face declared only as regular would never be
-            # asked for the Hangul in bold or italic text (the Latin faces come in those four).
+            # One face file serves every weight and style the site uses: a browser
+            # matches weight and style before unicode-range, so a face declared only as
+            # regular would never be asked for the Hangul in bold or italic text (the
+            # Latin faces come in those four).
             css = "".join(
-                f"@font-face{{font-family:'IBM Plex Sans';font-weight:{w};font-style:{st};font-display:swap;"
-                f"src:url('{(rel / name).as_posix()}') format('woff2');unicode-range:{_ranges(cps)}}}"
+                f"@font-face{{font-family:'IBM Plex "
+                f"Sans';font-weight:{w};font-style:{st};font-display:swap;"
+                f"src:url('{(rel / name).as_posix()}') "
+                f"format('woff2');unicode-range:{_ranges(cps)}}}"
                 for name, cps in rules
                 for w in (400, 700)
                 for st in ("normal", "italic")

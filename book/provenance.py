@@ -1,11 +1,11 @@
 """Sphinx: the execution page says what the stored outputs were made with.
 
-`tools/execute.py` records, in each notebook's metadata (``book.made_with``), the Python,
-numpy, matplotlib and IPython versions and the BLAS library and kernel of the run that
-stored its outputs. The page ``execution.md`` holds the marker
-``<!-- generated: provenance -->``; this extension replaces it with a table of them, so
-a reader comparing digits knows what the book's digits were computed with, and what
-``make test`` checks them against.
+`tools/execute.py` records, in each notebook's metadata (``book.made_with``), the
+Python, numpy, matplotlib and IPython versions and the BLAS library and kernel of the
+run that stored its outputs. The page ``execution.md`` holds the marker ``<!--
+generated: provenance -->``; this extension replaces it with a table of them, so a
+reader comparing digits knows what the book's digits were computed with, and what ``make
+test`` checks them against.
 """
 
 from __future__ import annotations

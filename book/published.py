@@ -1,13 +1,14 @@
 """Published figures the chapter's pages compute from, written once.
 
-These are inputs, not results: model configurations as released, and the 2017 paper's Table 2
-as printed. A page that needs one imports it from here, so two pages cannot quote two copies.
-What a page teaches (the counting, the ratios) stays on the page.
+These are inputs, not results: model configurations as released, and the 2017 paper's
+Table 2 as printed. A page that needs one imports it from here, so two pages cannot
+quote two copies. What a page teaches (the counting, the ratios) stays on the page.
 """
 
 from __future__ import annotations
 
-# Llama 3.1 (Llama 3 paper, Table 3; the 8B values are those of the released config.json).
+# Llama 3.1 (Llama 3 paper, Table 3; the 8B values are those of
+# the released config.json).
 LLAMA_3_1 = {
     "8B": dict(
         vocab=128256,
@@ -44,8 +45,8 @@ LLAMA_3_1 = {
     ),
 }
 
-# "Attention Is All You Need", Table 2: model, EN-DE BLEU, EN-FR BLEU, EN-DE training cost,
-# EN-FR training cost (FLOPs); None where the paper reports nothing.
+# "Attention Is All You Need", Table 2: model, EN-DE BLEU, EN-FR BLEU, EN-DE training
+# cost, EN-FR training cost (FLOPs); None where the paper reports nothing.
 TRANSFORMER_TABLE2 = (
     ("ByteNet", 23.75, None, None, None),
     ("Deep-Att + PosUnk", None, 39.2, None, 1.0e20),

@@ -30,8 +30,10 @@ __all__ = ["slider", "widget_mode", "MAX_FRAMES", "MAX_PAYLOAD"]
 MAX_FRAMES = 120
 #: Frames of one slider, in bytes of PNG, before base64. A page must stay under 2 MB.
 MAX_PAYLOAD = 700_000
-#: Device pixels per displayed pixel for slider frames: a slider carries every frame, so it
-#: is drawn at 1.5x (twice the old 72 dpi, sharp enough at a glance) to keep pages in budget.
+#: Device pixels per displayed pixel for slider frames: a slider
+# carries every frame, so it
+#: is drawn at 1.5x (twice the old 72 dpi, sharp enough at a glance)
+# to keep pages in budget.
 SLIDER_DENSITY = 1.5
 
 _counter = itertools.count(1)
@@ -63,18 +65,21 @@ def _label(v) -> str:
 
 
 def _validate_names(names, spec) -> dict:
-    """{knob: (reader's name, unit)} from `names`; a knob not named keeps its identifier."""
+    """{knob: (reader's name, unit)} from `names`; a knob not
+    named keeps its identifier."""
     if names is None:
         return {}
     if not isinstance(names, dict):
         raise TypeError(
-            f"slider: names must be a dict of knob -> name or (name, unit), got {names!r}"
+            f"slider: names must be a dict of knob -> name or "
+            f"(name, unit), got {names!r}"
         )
     out = {}
     for knob, given in names.items():
         if knob not in spec:
             raise ValueError(
-                f"slider: names gives a name to {knob!r}, which is not a knob ({', '.join(spec)})"
+                f"slider: names gives a name to {knob!r}, which is not a "
+                f"knob ({', '.join(spec)})"
             )
         pair = (given, "") if isinstance(given, str) else given
         if (
@@ -83,8 +88,8 @@ def _validate_names(names, spec) -> dict:
             or not all(isinstance(x, str) for x in pair)
         ):
             raise TypeError(
-                f"slider: names[{knob!r}] must be a name or a (name, unit) pair of strings, "
-                f"got {given!r}"
+                f"slider: names[{knob!r}] must be a name or a (name, unit) pair of "
+                f"strings, got {given!r}"
             )
         name, unit = (" ".join(x.split()) for x in pair)
         if not name:
@@ -95,8 +100,8 @@ def _validate_names(names, spec) -> dict:
             or len(unit) > 20
         ):
             raise ValueError(
-                f"slider: names[{knob!r}] must be one short line (name up to 40 characters, "
-                f"unit up to 20), got {given!r}"
+                f"slider: names[{knob!r}] must be one short line (name up to 40 "
+                f"characters, unit up to 20), got {given!r}"
             )
         out[knob] = (name, unit)
     return out
@@ -107,7 +112,8 @@ def _with_unit(label: str, unit: str) -> str:
 
 
 def _range_text(values, unit: str) -> str:
-    """What a knob spans, for its label: '0.001 to 1 s' for numbers, else its settings."""
+    """What a knob spans, for its label: '0.001 to 1 s' for
+    numbers, else its settings."""
     numeric = all(
         isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values
     )
@@ -163,7 +169,8 @@ def _validate(draw, alt, knobs, start):
             raise ValueError(f"slider: start names an unknown knob {name!r}")
         if v not in spec[name]:
             raise ValueError(
-                f"slider: start value {v!r} is not among knob {name!r}'s values {spec[name]}"
+                f"slider: start value {v!r} is not among knob "
+                f"{name!r}'s values {spec[name]}"
             )
     first = {k: start.get(k, vals[len(vals) // 2]) for k, vals in spec.items()}
     return spec, first
@@ -218,7 +225,8 @@ var fr=f.frames[k.join(',')];img.src=fr[0];img.alt=fr[1];}
 for(var i=0;i<ins.length;i++){ins[i].addEventListener('input',upd);}})();"""
 
 
-#: Shown where the frames' script cannot run (JupyterLab strips scripts from untrusted outputs);
+#: Shown where the frames' script cannot run (JupyterLab strips scripts
+# from untrusted outputs);
 #: the script hides it on the site.
 _NOTE = (
     "Static preview: the picture follows the slider once this cell runs in a kernel."
@@ -226,7 +234,8 @@ _NOTE = (
 
 
 def _bench_log(alt0: str, frames: int, nbytes: int, seconds: float) -> None:
-    """With BOOK_BENCH_LOG set (make bench), note how long the frames took; never printed."""
+    """With BOOK_BENCH_LOG set (make bench), note how long the
+    frames took; never printed."""
     path = os.environ.get("BOOK_BENCH_LOG")
     if path:
         with open(path, "a", encoding="utf-8") as f:
@@ -239,16 +248,17 @@ def _bench_log(alt0: str, frames: int, nbytes: int, seconds: float) -> None:
 
 
 def _control(sid, k, values, v0, named):
-    """One knob's HTML. Without a reader's name it is the original markup, byte for byte, so
-    notebooks that do not name their knobs keep their stored outputs."""
+    """One knob's HTML. Without a reader's name it is the original markup, byte for
+    byte, so notebooks that do not name their knobs keep their stored outputs."""
     iid = f"{sid}-{k}"
     labels = [_label(v) for v in values]
     if named is None:
         return (
             f'<label for="{iid}" style="margin-right:1.2em">{html.escape(k)} '
-            f'<input type="range" id="{iid}" min="0" max="{len(values) - 1}" step="1" value="{v0}" '
-            f'aria-valuetext="{html.escape(labels[v0])}" style="vertical-align:middle"> '
-            f'<output for="{iid}">{html.escape(labels[v0])}</output></label>'
+            f'<input type="range" id="{iid}" min="0" max="{len(values) - 1}" step="1" '
+            f'value="{v0}" aria-valuetext="{html.escape(labels[v0])}" '
+            f'style="vertical-align:middle"> <output '
+            f'for="{iid}">{html.escape(labels[v0])}</output></label>'
         )
     name, unit = named
     shown = _with_unit(labels[v0], unit)
@@ -256,9 +266,10 @@ def _control(sid, k, values, v0, named):
     return (
         f'<span class="book-slider-knob"><label for="{iid}">{html.escape(name)}'
         f' <span class="book-slider-range">({html.escape(span)})</span></label> '
-        f'<input type="range" id="{iid}" min="0" max="{len(values) - 1}" step="1" value="{v0}" '
-        f'aria-valuetext="{html.escape(shown)}" style="vertical-align:middle"> '
-        f'<output for="{iid}">{html.escape(shown)}</output></span>'
+        f'<input type="range" id="{iid}" min="0" max="{len(values) - 1}" step="1" '
+        f'value="{v0}" aria-valuetext="{html.escape(shown)}" '
+        f'style="vertical-align:middle"> <output '
+        f'for="{iid}">{html.escape(shown)}</output></span>'
     )
 
 
@@ -268,8 +279,9 @@ def _static(draw, alt, spec, first, dpi, names=None):
     t0 = time.perf_counter()
     sid = f"book-slider-{next(_counter)}"
     knobs = list(spec)
-    # Frames are drawn at the house density; a slider whose frames would pass the payload
-    # budget is drawn again at a lower one (the same every run: it depends on bytes only).
+    # Frames are drawn at the house density; a slider whose frames would pass the
+    # payload budget is drawn again at a lower one (the same every run:
+    # it depends on bytes only).
     for density in _densities(dpi):
         frames, total, size = {}, 0, None
         for idx in itertools.product(*(range(len(spec[k])) for k in knobs)):

@@ -2,13 +2,15 @@
 
 - ``glossary.md`` gets one sorted glossary built from ``glossary.yml``.
 - ``errata.md`` gets the table of source claims the book corrects, from ``errata.yml``.
-- ``claims.md`` gets every ``ok`` line the notebooks printed, with a link to its page, then the
-  source claims that reproduce, from ``confirmed.yml`` (errata.yml lists errors only).
-- Every page gets the print stylesheet (``book/static/print.css``), and the download menu
-  offers the whole-book PDF that ``make pdf`` builds (tools/pdf.py).
-- The bibliography's labels are author-year, as the text cites (``bibtex_default_style: book``).
-- After the HTML is written, a cell's ``ok`` lines fold into one "N checks hold" line, and a
-  number in backticks is marked so it reads as prose (see ``_postprocess``).
+- ``claims.md`` gets every ``ok`` line the notebooks printed, with a link to its page,
+  then the source claims that reproduce, from ``confirmed.yml``
+  (errata.yml lists errors only).
+- Every page gets the print stylesheet (``book/static/print.css``), and the download
+  menu offers the whole-book PDF that ``make pdf`` builds (tools/pdf.py).
+- The bibliography's labels are author-year, as the text cites
+  (``bibtex_default_style: book``).
+- After the HTML is written, a cell's ``ok`` lines fold into one "N checks hold" line,
+  and a number in backticks is marked so it reads as prose (see ``_postprocess``).
 
 Each page holds a marker such as ``<!-- generated: glossary -->`` where the text goes.
 Keeping the data in YAML lets every chapter add its entries without editing a page.
@@ -95,7 +97,8 @@ def glossary_text(root: Path) -> str:
 
 
 def _initial(term: str) -> str:
-    """The letter a term is filed under: its first letter, accents removed; '#' for a digit."""
+    """The letter a term is filed under: its first letter, accents
+    removed; '#' for a digit."""
     import unicodedata
 
     first = unicodedata.normalize("NFD", term.strip())[:1].upper()
@@ -141,7 +144,8 @@ def toc_notebooks(root: Path) -> list[str]:
 
 
 def rendered_code_cells(nb_path: Path) -> list[dict]:
-    """The code cells the site shows, in order (a cell tagged remove-cell is not rendered)."""
+    """The code cells the site shows, in order (a cell tagged
+    remove-cell is not rendered)."""
     nb = json.loads(nb_path.read_text(encoding="utf-8"))
     return [
         c
@@ -169,7 +173,8 @@ _NUM = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 
 def cell_for_numbers(nb_path: Path, text: str) -> int | None:
-    """The first shown code cell (1-based) whose output prints the most of the numbers in `text`."""
+    """The first shown code cell (1-based) whose output prints the most
+    of the numbers in `text`."""
     if (
         not nb_path.exists()
     ):  # a missing page is reported by Sphinx (and by tests/test_notebooks.py)
@@ -241,11 +246,15 @@ def claims_text(root: Path) -> str:
             continue
         total += len(lines)
         title = notebook_title(root / f"{doc}.ipynb") or doc
-        # An explicit title: the heading and the page's contents list show the title, not the path.
+        # An explicit title: the heading and the page's contents list show
+        # the title, not the path.
         parts.append(f"## {{doc}}`{_md_escape(title)} </{doc}>`\n")
         parts += [f"- {_cell_link(doc, k)} `ok` {c.replace('`', '')}" for k, c in lines]
         parts.append("")
-    head = f"The notebooks check {total} claims as they run. Each line below was printed by a check that passed.\n"
+    head = (
+        f"The notebooks check {total} claims as they run. "
+        "Each line below was printed by a check that passed.\n"
+    )
     return head + "\n" + "\n".join(parts) + "\n" + confirmed_text(root)
 
 
@@ -277,7 +286,8 @@ def _source_read(app, docname, source):
 
 
 def _inputs_digest(root: Path, docname: str) -> str:
-    """A digest of what a generated page is made from, so it is rebuilt only when that changes."""
+    """A digest of what a generated page is made from, so it is
+    rebuilt only when that changes."""
     import hashlib
 
     h = hashlib.sha1()
@@ -300,20 +310,23 @@ def _outdated_generated(app, env, added, changed, removed):
     return [d for d, digest in new.items() if old.get(d) != digest]
 
 
-# The page follows the reader's system setting (default_mode: auto). The theme's own script runs
-# late, with the page already drawn, and until then data-theme says 'auto', which no stylesheet
-# knows: decide light or dark here, before the first paint, as the theme will.
+# The page follows the reader's system setting (default_mode: auto). The theme's own
+# script runs late, with the page already drawn, and until then data-theme says 'auto',
+# which no stylesheet knows: decide light or dark here, before the first
+# paint, as the theme will.
 _MODE_FIX = (
     "(function () { var d = document.documentElement;"
-    " if (['light', 'dark', 'auto'].indexOf(d.dataset.mode) < 0) { d.dataset.mode = 'auto'; }"
+    " if (['light', 'dark', 'auto'].indexOf(d.dataset.mode) < 0) { "
+    "d.dataset.mode = 'auto'; }"
     " if (d.dataset.mode === 'auto') { d.dataset.theme ="
     " matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'; } })();"
 )
 
 
 def _offline_scripts(app, pagename, templatename, context, doctree):
-    """Drop what the book never uses and that points at a CDN: the Thebe live-code loader
-    (jupyter-book registers it twice, a console error, and its URL is on unpkg)."""
+    """Drop what the book never uses and that points at a CDN: the Thebe live-code
+    loader (jupyter-book registers it twice, a console error,
+    and its URL is on unpkg)."""
 
     def keep(asset):
         name = str(getattr(asset, "filename", asset) or "")
@@ -335,9 +348,9 @@ _STREAM = re.compile(
 def fold_checks(html_text: str) -> str:
     """Fold the `ok` lines of each printed output into one line that opens to the list.
 
-    An output made only of `ok` lines becomes "N checks hold"; in a mixed output the other
-    lines stay as printed, in order, and the `ok` lines fold below them. The notebooks keep
-    printing every line, so nbval still compares them.
+    An output made only of `ok` lines becomes "N checks hold"; in a mixed output the
+    other lines stay as printed, in order, and the `ok` lines fold below them. The
+    notebooks keep printing every line, so nbval still compares them.
     """
 
     def fold(m):
@@ -373,12 +386,14 @@ _PROSE_NUMBER = re.compile(
     r"(?:[<>≈~]\s*)?[-+−]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?(?:/\d+)?%?"
 )
 _CODE = re.compile(
-    r'<code class="docutils literal notranslate">((?:<span class="pre">[^<]*</span>|\s)+)</code>'
+    r'<code class="docutils literal notranslate">((?:<span '
+    r'class="pre">[^<]*</span>|\s)+)</code>'
 )
 
 
 def quiet_numbers(html_text: str) -> str:
-    """Mark inline code that holds only a number (``book-num``), so book.css can set it as prose."""
+    """Mark inline code that holds only a number (``book-num``), so
+    book.css can set it as prose."""
     import html as html_lib
 
     def mark(m):
@@ -400,12 +415,13 @@ _FONTAWESOME_JS = re.compile(
 def _postprocess(app, exception):
     """After the HTML is written: small repairs the theme offers no setting for.
 
-    - Drop fontawesome.js (543 KB compressed): the theme's icons also ship as a webfont with
-      its CSS, so the script only re-draws them as SVG.
-    - Sphinx marks the bibliography's citation list role="list" without list items, which
-      screen readers (and axe-core) reject; the entries carry doc-biblioentry already.
-    - Fold each output's `ok` lines into "N checks hold" (fold_checks), and mark inline code
-      that holds only a number (quiet_numbers).
+    - Drop fontawesome.js (543 KB compressed): the theme's icons also ship as a webfont
+      with its CSS, so the script only re-draws them as SVG.
+    - Sphinx marks the bibliography's citation list role="list" without list items,
+      which screen readers (and axe-core) reject; the entries carry
+      doc-biblioentry already.
+    - Fold each output's `ok` lines into "N checks hold" (fold_checks), and mark inline
+      code that holds only a number (quiet_numbers).
     - Cut per-page font subsets for text beyond Latin (book/page_fonts.py).
     """
     if exception is not None or app.builder.format != "html":
@@ -447,8 +463,9 @@ def _postprocess(app, exception):
 
 
 def _sync_static(app, out: Path) -> None:
-    """Sphinx 7.4 does not overwrite a static file that already exists in the output, so an
-    incremental build would keep serving last build's fonts.css; copy what changed."""
+    """Sphinx 7.4 does not overwrite a static file that already exists in the output, so
+    an incremental build would keep serving last build's
+    fonts.css; copy what changed."""
     import filecmp
     import shutil
 
@@ -466,7 +483,8 @@ def _sync_static(app, out: Path) -> None:
 
 
 def _no_favicon_request(app, pagename, templatename, context, doctree):
-    """Note each page written (for _postprocess) and stop browsers asking for /favicon.ico."""
+    """Note each page written (for _postprocess) and stop browsers
+    asking for /favicon.ico."""
     if not hasattr(app, "_book_written"):
         app._book_written = set()
     app._book_written.add(pagename)
@@ -495,9 +513,10 @@ def _print_css(app, config):
 def _pdf_button(app, pagename, templatename, context, doctree):
     """Offer the whole-book PDF in the theme's download menu, beside "print to PDF".
 
-    The file is not built by `make book` (it takes a minute more); `make pdf` builds it into
-    _build/pdf/ and copies it to _static/ of _build/html, and an html build finding it there
-    copies it again (see _copy_pdf). The link is relative, so the site stays offline."""
+    The file is not built by `make book` (it takes a minute more); `make pdf` builds it
+    into _build/pdf/ and copies it to _static/ of _build/html, and an html build finding
+    it there copies it again (see _copy_pdf). The link is relative,
+    so the site stays offline."""
     if app.builder.name != "html":
         return
     for group in context.get("header_buttons", []):
@@ -527,7 +546,8 @@ def _copy_pdf(app, out: Path) -> None:
 
 
 def _doc_links_show_titles(app, doctree, docname):
-    """A link whose text is a page's path (the execution table writes them) shows the title."""
+    """A link whose text is a page's path (the execution table
+    writes them) shows the title."""
     from docutils import nodes
 
     titles = app.env.titles
@@ -538,7 +558,8 @@ def _doc_links_show_titles(app, doctree, docname):
 
 
 def _register_bibliography_style() -> None:
-    """The bibliography's labels in the text's own form: [Vaswani et al., 2017], not [93]."""
+    """The bibliography's labels in the text's own form: [Vaswani
+    et al., 2017], not [93]."""
     import pybtex.plugin
     from pybtex.style.formatting.plain import Style as Plain
 
@@ -554,8 +575,9 @@ def _register_bibliography_style() -> None:
 
 
 def _unset_repository(app, config):
-    """The repository button and the launch buttons need the repository: while _config.yml names
-    none (repository.url empty), none is shown; once it names one, the repository button is."""
+    """The repository button and the launch buttons need the repository: while
+    _config.yml names none (repository.url empty), none is shown; once it names one,
+    the repository button is."""
     from .downloads import repo_url
 
     opts = dict(config.html_theme_options or {})
@@ -582,7 +604,8 @@ def setup(app):
     app.connect("config-inited", _unset_repository)
     app.connect("build-finished", _postprocess)
     app.connect("html-page-context", _no_favicon_request)
-    # The theme leaves the colour mode empty on a first visit and logs a console error; start light.
+    # The theme leaves the colour mode empty on a first visit and logs a
+    # console error; start light.
     app.add_js_file(None, body=_MODE_FIX, priority=1)
     app.connect("html-page-context", _offline_scripts, priority=900)
     app.connect("source-read", _source_read)

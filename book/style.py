@@ -113,7 +113,8 @@ CONCEPT = {
 
 def mask_cmap(one: str = "blocked"):
     """A two-colour map for a 0/1 mask drawn with imshow, in the concept colours:
-    ``mask_cmap("blocked")`` draws 1 as blocked and 0 as allowed; ``"allowed"`` the reverse."""
+    ``mask_cmap("blocked")`` draws 1 as blocked and 0 as allowed;
+    ``"allowed"`` the reverse."""
     from matplotlib.colors import ListedColormap
 
     if one not in ("allowed", "blocked"):
@@ -132,8 +133,8 @@ def concept_key(where, concepts, **kw):
 
 
 def label_points(ax, xs, ys, labels, *, fontsize=8, pad=3):
-    """Annotate points with labels that neither overprint one another nor leave the axes:
-    each label takes the first of eight places around its point that is free."""
+    """Annotate points with labels that neither overprint one another nor leave the
+    axes: each label takes the first of eight places around its point that is free."""
     fig = ax.figure
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
@@ -297,7 +298,7 @@ def _check_alt(where: str, alt) -> str:
     return alt.strip()
 
 
-# text on the canvas ------------------------------------------------------------------------------
+# text on the canvas -------------------------------------------------------------------
 def _tick_labels(axis):
     """The tick labels `axis` draws (not the ones matplotlib keeps outside the view)."""
     out = []
@@ -379,8 +380,8 @@ def _split_words(text: str) -> list[str]:
 
 
 def _wrap(t: Text, max_px: float, renderer) -> bool:
-    """Re-break `t`'s lines so each fits in `max_px` pixels, as evenly as the words allow
-    (no lone last word); True when it changed."""
+    """Re-break `t`'s lines so each fits in `max_px` pixels, as evenly as the words
+    allow (no lone last word); True when it changed."""
     text = t.get_text()
     if t.get_window_extent(renderer).width <= max_px:
         return False
@@ -434,7 +435,8 @@ def _wrap_titles(fig, renderer) -> bool:
 
 
 def _text_problems(fig, renderer, css_px_per_point: float) -> list[str]:
-    """Text below the minimum displayed size or outside the canvas, one line per place."""
+    """Text below the minimum displayed size or outside the
+    canvas, one line per place."""
     W, H = fig.bbox.width, fig.bbox.height
     tol = 1.0
     small: dict[str, list[str]] = {}
@@ -466,9 +468,9 @@ def _text_problems(fig, renderer, css_px_per_point: float) -> list[str]:
     need = math.ceil(10 * MIN_TEXT_PX / css_px_per_point) / 10
     out = [
         f"{where} {', '.join(labels[:4])}{' ...' if len(labels) > 4 else ''} "
-        f"{'is' if len(labels) == 1 else 'are'} {sizes[where] * css_px_per_point:.1f} px "
-        f"as displayed, below the {MIN_TEXT_PX:g} px minimum (fontsize {sizes[where]:g} pt; "
-        f"use at least {need:g})"
+        f"{'is' if len(labels) == 1 else 'are'} {sizes[where] * css_px_per_point:.1f} "
+        f"px as displayed, below the {MIN_TEXT_PX:g} px minimum (fontsize "
+        f"{sizes[where]:g} pt; use at least {need:g})"
         for where, labels in small.items()
     ]
     out += [
@@ -479,7 +481,7 @@ def _text_problems(fig, renderer, css_px_per_point: float) -> list[str]:
     return out
 
 
-# manifest: what a reader reads in the figure -----------------------------------------------------
+# manifest: what a reader reads in the figure ------------------------------------------
 def _clean(s: str) -> str:
     """Text as a reader reads it: one line, a plain minus, no mathtext font wrapper."""
     while "\\mathdefault{" in s:  # $\mathdefault{10^{-1}}$ -> $10^{-1}$
@@ -493,8 +495,9 @@ def _clean(s: str) -> str:
 
 
 def manifest(fig, texts=None) -> str:
-    """The text a reader sees in `fig`, one line per part: titles, axis labels and ticks,
-    legend entries, annotations and colour-map names. Deterministic: no data, no addresses."""
+    """The text a reader sees in `fig`, one line per part: titles, axis labels and
+    ticks, legend entries, annotations and colour-map names.
+    Deterministic: no data, no addresses."""
     lines = []
     texts = _texts(fig) if texts is None else texts
     groups: dict[str, list[str]] = {}
@@ -517,9 +520,10 @@ def manifest(fig, texts=None) -> str:
     return "\n".join(lines + cmaps)
 
 
-# rendering ---------------------------------------------------------------------------------------
+# rendering ----------------------------------------------------------------------------
 class Rendered:
-    """A figure drawn to pixels: the encoded image, its displayed size and its manifest."""
+    """A figure drawn to pixels: the encoded image, its
+    displayed size and its manifest."""
 
     def __init__(self, data: bytes, mime: str, width: int, height: int, text: str):
         self.data, self.mime, self.width, self.height, self.manifest = (
@@ -647,7 +651,8 @@ class _Figure:
 def show(fig, alt: str, *, dpi: int | None = None) -> None:
     """Check the house rules, then display `fig` with alt text, and close it.
 
-    `dpi` is accepted for old callers and ignored: every figure is drawn at `DENSITY`."""
+    `dpi` is accepted for old callers and ignored: every
+    figure is drawn at `DENSITY`."""
     alt = _check_alt("show", alt)
     if not hasattr(fig, "savefig"):
         raise TypeError(f"show: expected a matplotlib Figure, got {type(fig).__name__}")

@@ -13,22 +13,24 @@ from book.fmt import matrix_markdown
 
 
 # Taught in notebooks/part1/08-attention
-#   https://github.com/measured-book/measured/blob/main/notebooks/part1/08-attention.md
+#   /blob/main/notebooks/part1/08-attention.md
 def softmax(z):
-    """Softmax along the last axis; subtracting the row maximum keeps exp from overflowing."""
+    """Softmax along the last axis; subtracting the row maximum
+    keeps exp from overflowing."""
     z = z - z.max(axis=-1, keepdims=True)
     e = np.exp(z)
     return e / e.sum(axis=-1, keepdims=True)
 
 
 def attention(Q, K, V):
-    """Scaled dot-product attention: each output row is a weighted average of V's rows."""
+    """Scaled dot-product attention: each output row is a
+    weighted average of V's rows."""
     weights = softmax(Q @ K.T / np.sqrt(Q.shape[-1]))
     return weights @ V, weights
 
 
 # Taught in notebooks/part1/09-position
-#   https://github.com/measured-book/measured/blob/main/notebooks/part1/09-position.md
+#   /blob/main/notebooks/part1/09-position.md
 def frequencies(d_model):
     """The d_model/2 angular frequencies 10000**(-2m/d_model), fastest first."""
     if (
@@ -42,7 +44,8 @@ def frequencies(d_model):
 
 
 def sinusoidal(n_positions, d_model):
-    """Rows are positions 0..n_positions-1: sin in the even columns, cos in the odd ones."""
+    """Rows are positions 0..n_positions-1: sin in the even
+    columns, cos in the odd ones."""
     if (
         isinstance(n_positions, bool)
         or not isinstance(n_positions, (int, np.integer))
@@ -57,7 +60,7 @@ def sinusoidal(n_positions, d_model):
 
 
 # Taught in notebooks/part3/48-03-query-key-value
-#   https://github.com/measured-book/measured/blob/main/notebooks/part3/48-03-query-key-value.md
+#   /blob/main/notebooks/part3/48-03-query-key-value.md
 tokens = ["the", "cat", "was", "hungry"]
 X = np.array([[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0], [0, 1, 1, 0]])
 W_q = np.array([[1, 0, 0], [1, 1, 2], [0, 1, 0], [1, 1, 0]])
@@ -66,7 +69,7 @@ W_v = np.array([[2, 0, 1], [0, 2, 0], [1, 1, 2], [0, 1, 1]])
 
 
 # Taught in notebooks/part3/48-04-scaled-dot-product
-#   https://github.com/measured-book/measured/blob/main/notebooks/part3/48-04-scaled-dot-product.md
+#   /blob/main/notebooks/part3/48-04-scaled-dot-product.md
 def grid(M, name, cols=tokens, digits=4):
     """A token-by-token matrix as a markdown table."""
     return matrix_markdown(M, name, tokens, cols, digits)

@@ -13,20 +13,21 @@ from book.fmt import matrix_markdown
 
 
 # Taught in notebooks/part2/20-attention
-#   https://github.com/measured-book/measured/blob/main/notebooks/part2/20-attention.md
+#   /blob/main/notebooks/part2/20-attention.md
 def dot(u, v):
     return sum(a * b for a, b in zip(u, v))
 
 
 def softmax(row):
-    """Softmax of one row, shifted by its maximum; -inf entries get weight exactly zero."""
+    """Softmax of one row, shifted by its maximum; -inf entries
+    get weight exactly zero."""
     top = max(row)
     e = [math.exp(x - top) for x in row]
     return [x / sum(e) for x in e]
 
 
 # Taught in notebooks/part2/20-attention
-#   https://github.com/measured-book/measured/blob/main/notebooks/part2/20-attention.md
+#   /blob/main/notebooks/part2/20-attention.md
 def matmul(a, b):
     return [
         [sum(a[i][t] * b[t][j] for t in range(len(b))) for j in range(len(b[0]))]

@@ -1,4 +1,5 @@
-"""Reading notebooks for the prose tests: the numbers a page quotes and the text its cells print."""
+"""Reading notebooks for the prose tests: the numbers a page quotes and
+the text its cells print."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ import book.toc
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# A backticked span counts as a quoted number when it is made of numbers and the few signs
-# that go with them: `0.389`, `< 1e-15`, `26x`, `0.81`-`0.90`, `2/3`, `12.5%`, `3 x 10^5`.
+# A backticked span counts as a quoted number when it is made of numbers and the few
+# signs that go with them: `0.389`, `< 1e-15`, `26x`, `0.81`-`0.90`,
+# `2/3`, `12.5%`, `3 x 10^5`.
 NUMBER_SPAN = re.compile(
     r"^[\s<>=~≈±+\-−×x*/^()%,.:0-9eE]*\d[\s<>=~≈±+\-−×x*/^()%,.:0-9eE]*$"
 )
@@ -23,7 +25,8 @@ LINK = re.compile(
     r"\[[^\]]*\]\([^)]*\)|\b48\.\d{1,2}\b|\{[a-z:]+\}`[^`]*`|<[^>]+>|\[[^\]]*\]\{[^}]*\}"
 )
 DATA_URI = re.compile(r"data:image/[a-z+]+;base64,[A-Za-z0-9+/=]+")
-# A product or version name is not a measured number: "Llama 3.1", "Python 3.11", "version 2.0".
+# A product or version name is not a measured number: "Llama 3.1",
+# "Python 3.11", "version 2.0".
 VERSION = re.compile(r"\b(?:[A-Z][A-Za-z]*|version|v)[ -]?\d+(?:\.\d+)+\b")
 LOOSE_DECIMAL = re.compile(r"(?<![\w.`/-])\d+\.\d+(?![\w.`])")
 
@@ -61,7 +64,8 @@ def output_text(cell) -> str:
 
 
 def haystack(nb: dict) -> str:
-    """Everything a quoted number may come from: outputs, and code cells (for given inputs)."""
+    """Everything a quoted number may come from: outputs, and code
+    cells (for given inputs)."""
     chunks = []
     for c in nb["cells"]:
         if c["cell_type"] == "code":
@@ -82,7 +86,8 @@ def numbers_in(text: str) -> set[str]:
     return {canonical(m.group(0)) for m in NUMBER.finditer(text)}
 
 
-# `d = 1024`, `w = 1.8904`, `max p ≈ 0.968`: a name given a number counts as a quoted number too.
+# `d = 1024`, `w = 1.8904`, `max p ≈ 0.968`: a name given a number
+# counts as a quoted number too.
 ASSIGNED = re.compile(
     r"^[A-Za-z_][\w\s,()/.]*?\s*(?:=|≈|<=|>=|<|>)\s*([-−+]?[\d.,]+(?:[eE][-+]?\d+)?%?)$"
 )
@@ -129,15 +134,16 @@ def _close_repr(v: float, h: str) -> bool:
         return False
 
 
-# ---------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------
 # What the reader sees, section by section.
 #
-# A page is cut into sections at its `## ` headings (the title and opening are section 0).
-# A number quoted in the prose of section s must be printed by an output of a code cell in
-# section s or earlier, or be written as a literal input (an assignment or a call's argument,
-# not a comment, not a string, not a plotting knob) in a code cell of section s or earlier.
-# Boxes (``` {admonition}, :::{note}, any MyST directive but code and math) are prose.
-# ---------------------------------------------------------------------------------------------
+# A page is cut into sections at its `## ` headings (the title and opening are section
+# 0). A number quoted in the prose of section s must be printed by an output of a code
+# cell in section s or earlier, or be written as a literal input (an assignment or a
+# call's argument, not a comment, not a string, not a plotting knob) in a code cell of
+# section s or earlier. Boxes (``` {admonition}, :::{note}, any MyST directive but
+# code and math) are prose.
+# --------------------------------------------------------------------------------------
 
 SECTION_HEADING = re.compile(r"^##\s")
 # Directives whose body is not prose: code shown but not run, maths, raw output.
@@ -159,7 +165,8 @@ def prose_lines(md: str) -> str:
     """The prose of a markdown cell: code fences dropped, directive bodies kept.
 
     A fence that opens a directive other than code or maths (``:::{admonition} Title``,
-    ```` ```{note} ````) keeps its body and its title; its `:option:` lines are dropped."""
+    ```` ```{note} ````) keeps its body and its title; its
+    `:option:` lines are dropped."""
     out: list[str] = []
     stack: list[tuple[str, bool]] = []  # (fence marker, body is prose)
     for line in md.splitlines():
@@ -192,8 +199,8 @@ def prose_lines(md: str) -> str:
 def sectioned(nb: dict) -> list[tuple[int, int, str, str]]:
     """(section, cell index, cell type, text) for the notebook, markdown cut at `## `.
 
-    For markdown the text is the prose (see prose_lines) of the part of the cell under one
-    heading; for code cells it is the cell's source."""
+    For markdown the text is the prose (see prose_lines) of the part of the cell under
+    one heading; for code cells it is the cell's source."""
     section = 0
     out = []
     for i, c in enumerate(nb["cells"]):
@@ -255,7 +262,8 @@ UNITS = {
     "×": ("times", 1),
 }
 _UNIT_ALT = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
-# A number then a unit: `54.4 KB`, `12 %`, `26x`; `3 x 10^5` is not a unit (x then a digit).
+# A number then a unit: `54.4 KB`, `12 %`, `26x`; `3 x 10^5` is not
+# a unit (x then a digit).
 NUMBER_UNIT = re.compile(
     r"(\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+]?\d+)?)[ \u00a0]?"
     r"((?:" + _UNIT_ALT + r")(?<![x×])(?![\w.])|[x×](?![\w]|[ \t]*\d))"
@@ -267,7 +275,8 @@ UNIT_SPAN = re.compile(
 
 
 def quoted(md: str) -> list[tuple[str, str, str | None]]:
-    """(span, number, unit or None) for each number in a backticked number span of prose.
+    """(span, number, unit or None) for each number in a
+    backticked number span of prose.
 
     `md` is prose already (see prose_lines); inline code spans that are not numbers are
     skipped, as are numbers in links and math."""
@@ -372,7 +381,8 @@ def _py(code: str) -> str:
 
 
 def code_inputs(code: str) -> set[float]:
-    """The numeric literals a code cell writes as inputs: assignments, arguments, expressions.
+    """The numeric literals a code cell writes as inputs:
+    assignments, arguments, expressions.
 
     Comments and strings are not inputs, and neither are plotting knobs (axis limits,
     line widths, figure sizes, label positions) nor the arguments of new_figure/show."""
@@ -407,7 +417,8 @@ def code_inputs(code: str) -> set[float]:
 
 
 class Evidence:
-    """What a section may quote: the outputs and literal inputs of its code, and earlier."""
+    """What a section may quote: the outputs and literal inputs
+    of its code, and earlier."""
 
     def __init__(self, nb: dict):
         self.sections = sectioned(nb)
@@ -485,9 +496,9 @@ def unsupported_numbers(nb: dict) -> list[str]:
     return list(dict.fromkeys(bad))
 
 
-# ---------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------
 # Numbers typed into figure titles, alt text and slider labels.
-# ---------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------
 
 # Result-like: a decimal, a percentage, a ratio ("34x", "34×") or e-notation.
 RESULT_LIKE = re.compile(
@@ -499,7 +510,8 @@ FIGURE_CALLS = {"new_figure": "title", "show": "alt", "slider": "alt"}
 
 def _literal_parts(node) -> list[str]:
     """The typed text of a string expression: constant strings and the constant parts of
-    f-strings (replacement fields are computed, so they are left out), through + and ()."""
+    f-strings (replacement fields are computed, so they are
+    left out), through + and ()."""
     import ast
 
     if isinstance(node, ast.Constant) and isinstance(node.value, str):

@@ -1,4 +1,5 @@
-"""A local static server for the site tests that compresses text as a real static host does."""
+"""A local static server for the site tests that compresses text as
+a real static host does."""
 
 from __future__ import annotations
 

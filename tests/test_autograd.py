@@ -1,4 +1,5 @@
-"""book.autograd: every operation's gradient against central differences, and the edge cases."""
+"""book.autograd: every operation's gradient against central
+differences, and the edge cases."""
 
 from __future__ import annotations
 

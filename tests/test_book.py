@@ -1,4 +1,5 @@
-"""Unit tests of the shared package, bad input included: every error names the bad value."""
+"""Unit tests of the shared package, bad input included: every
+error names the bad value."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from book import (  # noqa: E402
 )
 
 
-# check -------------------------------------------------------------------------------------------
+# check --------------------------------------------------------------------------------
 def test_check_prints_ok(capsys):
     check("one plus one is two", 1 + 1, 2)
     check("close enough", 0.1 + 0.2, 0.3, tol=1e-12)
@@ -72,7 +73,7 @@ def test_check_tolerance_needs_numbers():
         check("strings", "a", "b", tol=0.1)
 
 
-# fmt ---------------------------------------------------------------------------------------------
+# fmt ----------------------------------------------------------------------------------
 def test_bound():
     assert bound(3e-17) == "< 1e-15"
     assert bound(-2e-13, floor=1e-12) == "< 1e-12"
@@ -108,7 +109,7 @@ def test_fixed():
         fixed(None)
 
 
-# style -------------------------------------------------------------------------------------------
+# style --------------------------------------------------------------------------------
 def _fig(title="A line rises", xl="x", yl="y"):
     fig, ax = new_figure(title)
     ax.plot([0, 1], [0, 1])
@@ -281,7 +282,7 @@ def test_colour_is_one_per_concept():
         book.colour("sideways")
 
 
-# slider ------------------------------------------------------------------------------------------
+# slider -------------------------------------------------------------------------------
 def _draw(a):
     return _fig(title=f"Slope {a}")
 
@@ -372,7 +373,7 @@ def test_slider_rejects_bad_draw_and_alt(monkeypatch):
         )
 
 
-# sphinx extension --------------------------------------------------------------------------------
+# sphinx extension ---------------------------------------------------------------------
 def test_glossary_and_errata_render(tmp_path):
     (tmp_path / "glossary.yml").write_text(
         "- term: zeta\n  definition: Last.\n  where: notebooks/z\n"
@@ -381,14 +382,16 @@ def test_glossary_and_errata_render(tmp_path):
     text = sphinxext.glossary_text(tmp_path)
     assert ":::{glossary}\n:sorted:" in text and "{doc}`/notebooks/a`" in text
     (tmp_path / "errata.yml").write_text(
-        "- claim: x is 2\n  source: s.txt part 1\n  measured: x is 3\n  where: notebooks/a\n"
+        "- claim: x is 2\n  source: s.txt part 1\n  measured: x is "
+        "3\n  where: notebooks/a\n"
     )
     assert "x is 3" in sphinxext.errata_text(tmp_path)
 
 
 def test_glossary_rejects_duplicates_and_gaps(tmp_path):
     (tmp_path / "glossary.yml").write_text(
-        "- term: a\n  definition: x\n  where: n\n- term: A\n  definition: y\n  where: n\n"
+        "- term: a\n  definition: x\n  where: n\n- term: A\n  "
+        "definition: y\n  where: n\n"
     )
     with pytest.raises(ValueError, match="'A' is defined twice"):
         sphinxext.glossary_text(tmp_path)
@@ -425,7 +428,7 @@ def test_matrix_markdown():
         matrix_markdown([[1.0]], "S", ["a"], ["x"], digits="2")
 
 
-# heatmap -----------------------------------------------------------------------------------------
+# heatmap ------------------------------------------------------------------------------
 def _heatmap_texts(M, **kw):
     fig, ax = new_figure("a heatmap")
     book.heatmap(ax, M, **kw)
@@ -502,7 +505,7 @@ def test_heatmap_names_bad_input(M, kw, message):
     matplotlib.pyplot.close(fig)
 
 
-# toc ---------------------------------------------------------------------------------------------
+# toc ----------------------------------------------------------------------------------
 def test_toc_lists_chapters_in_book_order(tmp_path):
     from book.toc import toc_docs, toc_notebooks
 
@@ -517,7 +520,7 @@ def test_toc_lists_chapters_in_book_order(tmp_path):
     assert toc_notebooks(tmp_path) == [tmp_path / "b.ipynb", tmp_path / "a.ipynb"]
 
 
-# fonts -------------------------------------------------------------------------------------------
+# fonts --------------------------------------------------------------------------------
 def test_subset_font_keeps_exactly_the_asked_characters():
     import io
     from pathlib import Path
@@ -627,7 +630,8 @@ def test_slider_name_without_unit_and_unnamed_knobs(monkeypatch):
 
 
 def test_slider_without_names_is_unchanged(monkeypatch):
-    """Notebooks that do not pass names= keep their stored outputs (nbval compares the HTML)."""
+    """Notebooks that do not pass names= keep their stored outputs
+    (nbval compares the HTML)."""
     monkeypatch.setenv("BOOK_WIDGETS", "static")
     html = slider(
         _draw, "Line with slope {a} drawn on unit axes.", a=[1, 2, 3]
@@ -691,7 +695,8 @@ def test_slider_live_mode_uses_the_names(monkeypatch):
 
 
 _OUT = (
-    '<div class="output stream highlight-myst-ansi notranslate"><div class="highlight"><pre>'
+    '<div class="output stream highlight-myst-ansi notranslate"><div '
+    'class="highlight"><pre>'
     "<span></span>{}</pre></div>"
 )
 

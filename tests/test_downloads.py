@@ -42,14 +42,15 @@ def test_roles_become_plain_text():
     bib = d.read_bib(ROOT / "references.bib")
     cited = []
     text = (
-        "A {term}`query` and {term}`Temperature <temperature>`, after {cite:p}`vaswani2017attention`; "
-        "{cite:t}`vaswani2017attention` wrote it.\n:::{admonition} The rule\nbody\n:::\n"
+        "A {term}`query` and {term}`Temperature <temperature>`, after "
+        "{cite:p}`vaswani2017attention`; {cite:t}`vaswani2017attention` wrote "
+        "it.\n:::{admonition} The rule\nbody\n:::\n"
     )
     out = d.plain_markdown(text, bib, cited)
     assert "{" not in out and "`" not in out
     assert (
-        "A query and Temperature, after (Vaswani et al. 2017); Vaswani et al. (2017) wrote it."
-        in out
+        "A query and Temperature, after (Vaswani et al. 2017); Vaswani "
+        "et al. (2017) wrote it." in out
     )
     assert "> **The rule**" in out and "> body" in out
     assert cited == ["vaswani2017attention"]
@@ -62,10 +63,12 @@ def test_bib_accents_become_unicode():
 
 
 def test_carried_cell_imports_book_without_the_package(tmp_path):
-    """The carried cell, run by a Python that cannot see the repository, imports `book`."""
+    """The carried cell, run by a Python that cannot see the
+    repository, imports `book`."""
     src = d.carried_cell_source(d.package_zip())
     hide = (
-        "import sys\n"  # the editable install's finder and the repository leave the path
+        # the editable install's finder and the repository leave the path
+        "import sys\n"
         "sys.meta_path[:] = [f for f in sys.meta_path if 'editable' not in repr(f)]\n"
         f"sys.path[:] = [p for p in sys.path if p not in ('', {str(ROOT)!r})]\n"
     )
@@ -99,7 +102,8 @@ def test_standalone_copy(tmp_path):
 
 
 def test_carried_fonts_match_npm():
-    """13-typography reads fonts/fontsource where npm's packages are absent (Binder): same bytes."""
+    """13-typography reads fonts/fontsource where npm's packages are
+    absent (Binder): same bytes."""
     from book import page_fonts
 
     assert (page_fonts.CARRIED / "ibm-plex-sans" / "LICENSE").exists()

@@ -1,4 +1,5 @@
-"""The notebooks as stored: in the table of contents, run top to bottom, clean, and honest.
+"""The notebooks as stored: in the table of contents, run top to
+bottom, clean, and honest.
 
 Honest means every number quoted in the prose or a box (in backticks) is printed, with
 its unit, by an output of its own section or an earlier one, or is a literal input in a
@@ -59,7 +60,8 @@ def test_executed_top_to_bottom(path):
     nb = load(path)
     counts = [c.get("execution_count") for c in nb["cells"] if c["cell_type"] == "code"]
     assert counts == list(range(1, len(counts) + 1)), (
-        f"{path.name}: execution counts {counts} - run the notebook top to bottom in a fresh kernel "
+        f"{path.name}: execution counts {counts} - run the notebook top to "
+        f"bottom in a fresh kernel "
         "(make execute NB=...)"
     )
 
@@ -75,7 +77,8 @@ def test_no_errors_or_warnings_in_outputs(path):
             assert not (
                 out.get("output_type") == "stream" and out.get("name") == "stderr"
             ), (
-                f"{path.name} cell {i}: writes to stderr: {''.join(out.get('text', ''))[:300]!r}"
+                f"{path.name} cell {i}: writes to stderr: "
+                f"{''.join(out.get('text', ''))[:300]!r}"
             )
             text = output_text({"outputs": [out]})
             assert not re.search(r"\b\w*Warning\b:", text), (
@@ -84,10 +87,11 @@ def test_no_errors_or_warnings_in_outputs(path):
 
 
 def _pending(kind: str) -> dict[str, list[str]]:
-    """Flags the stricter guard raises that are not fixed yet (tests/prose_guard_pending.yml).
+    """Flags the stricter guard raises that are not fixed yet
+    (tests/prose_guard_pending.yml).
 
-    Each entry is listed by name: the test fails on any flag not listed, and on any listed
-    flag that is gone (so the list only shrinks)."""
+    Each entry is listed by name: the test fails on any flag not listed, and on any
+    listed flag that is gone (so the list only shrinks)."""
     import yaml
 
     data = (
@@ -103,21 +107,23 @@ def _ratchet(kind: str, path, flagged: list[str], what: str) -> None:
     gone = [f for f in pending if f not in flagged]
     assert not new, f"{path.name}: {what}: {', '.join(new[:20])}"
     assert not gone, (
-        f"{path.name}: fixed, so remove from tests/prose_guard_pending.yml ({kind}): {gone}"
+        f"{path.name}: fixed, so remove from "
+        f"tests/prose_guard_pending.yml ({kind}): {gone}"
     )
 
 
 @pytest.mark.parametrize("path", NBS, ids=IDS)
 def test_quoted_numbers_are_printed(path):
-    """Every backticked number, with its unit, in the prose and the boxes of a section is
-    printed by an output of that section or an earlier one (or is a literal input in a code
-    cell there: an assignment or an argument, not a comment, a string or a plotting knob)."""
+    """Every backticked number, with its unit, in the prose and the boxes of a section
+    is printed by an output of that section or an earlier one (or is a literal input in
+    a code cell there: an assignment or an argument, not a comment, a
+    string or a plotting knob)."""
     _ratchet(
         "quoted_numbers",
         path,
         unsupported_numbers(load(path)),
-        "numbers quoted in prose that no output (or input) of their section or an earlier "
-        "one shows, with that unit",
+        "numbers quoted in prose that no output (or input) of their section or an "
+        "earlier one shows, with that unit",
     )
 
 
@@ -126,15 +132,17 @@ def test_no_unquoted_decimals_in_prose(path):
     nb = load(path)
     loose = loose_decimals(all_prose(nb))
     assert not loose, (
-        f"{path.name}: decimals in prose or boxes outside backticks (quote them): {loose[:10]}"
+        f"{path.name}: decimals in prose or boxes outside backticks "
+        f"(quote them): {loose[:10]}"
     )
 
 
 @pytest.mark.parametrize("path", NBS, ids=IDS)
 def test_figure_text_numbers_are_computed(path):
     """A result-like number (a decimal, a percentage, a ratio like 34x, e-notation) in a
-    figure title (new_figure), alt text (show) or slider label (slider) is formatted from the
-    computed value, an f-string field, unless it is also a literal input in the code (d=64)."""
+    figure title (new_figure), alt text (show) or slider label (slider) is formatted
+    from the computed value, an f-string field, unless it is also a literal
+    input in the code (d=64)."""
     flagged = [tok for tok, _ in typed_figure_numbers(load(path))]
     where = {tok: ctx for tok, ctx in typed_figure_numbers(load(path))}
     rel = path.relative_to(ROOT).as_posix()
@@ -142,8 +150,8 @@ def test_figure_text_numbers_are_computed(path):
     new = [f for f in flagged if f not in pending]
     gone = [f for f in pending if f not in flagged]
     assert not new, (
-        f"{path.name}: numbers typed into titles, alt text or slider labels (format them "
-        f"from the computed value): "
+        f"{path.name}: numbers typed into titles, alt text or slider labels (format "
+        f"them from the computed value): "
         + "; ".join(f"{t} in {where[t]}" for t in new[:10])
     )
     assert not gone, (
@@ -160,7 +168,8 @@ def test_figures_have_alt_text(path):
             data = out.get("data", {})
             bare = [m for m in data if m.startswith("image/")]
             assert not bare, (
-                f"{path.name} cell {i}: a bare {bare[0]} output; draw through book.show(fig, alt) instead"
+                f"{path.name} cell {i}: a bare {bare[0]} output; draw through "
+                f"book.show(fig, alt) instead"
             )
             html = data.get("text/html", "")
             html = "".join(html) if isinstance(html, list) else html
@@ -219,7 +228,8 @@ def test_every_glossary_term_is_linked_from_the_text():
 
 
 def test_every_notebook_can_start_on_colab():
-    """Each notebook's first code cell makes sure `book` imports (tools/colab_cell.py)."""
+    """Each notebook's first code cell makes sure `book`
+    imports (tools/colab_cell.py)."""
     import subprocess
     import sys
 
@@ -231,12 +241,11 @@ def test_every_notebook_can_start_on_colab():
     assert r.returncode == 0, r.stdout + "\nrun: python tools/colab_cell.py"
 
 
-# A page must run alone, in an empty folder (a download, Colab): no code cell may read a sibling
-# notebook or a repository file. These two still do, until their cells change (see make paths).
-READS_FILES = {
-    "notebooks/part1/13-typography.ipynb",
-    "notebooks/part3/48-00-transformer.ipynb",
-}
+# A page must run alone, in an empty folder (a download, Colab): no code cell may read a
+# sibling notebook or a repository file. The typography page is the one exception: it
+# measures the site's own font files (npm's @fontsource or the
+# repository's copy, book.page_fonts).
+READS_FILES = {"notebooks/part1/13-typography.ipynb"}
 _FILE_READS = re.compile(
     r"\.\./|Path\(\s*[\"']\.[\"']\s*\)|node_modules|_toc\.yml|errata\.yml|glossary\.yml"
     r"|references\.bib|\.ipynb[\"']\)?\.exists|open\("
@@ -264,7 +273,8 @@ def test_notebooks_read_no_repository_files():
 
 
 def test_the_part3_overview_lists_existing_sections():
-    """48-00 lists its sections; the list is checked here, so the page itself need not read files."""
+    """48-00 lists its sections; the list is checked here, so the page
+    itself need not read files."""
     src = "".join(
         "".join(c["source"])
         for c in load(ROOT / "notebooks/part3/48-00-transformer.ipynb")["cells"]
@@ -280,8 +290,8 @@ def test_the_part3_overview_lists_existing_sections():
 
 @pytest.mark.parametrize("listing", ["errata.yml", "confirmed.yml"])
 def test_errata_numbers_are_printed_where_they_are_measured(listing):
-    """The errata and the confirmations quote measured values; each must be printed by the
-    notebook it links to."""
+    """The errata and the confirmations quote measured values; each must be printed by
+    the notebook it links to."""
     import yaml
     from notebook_text import NUMBER, canonical
 
@@ -331,7 +341,8 @@ def test_text_source_is_in_sync(path):
 
 
 def test_errata_list_errors_only():
-    """A confirmation ("the four values reproduce, but ...") belongs in confirmed.yml."""
+    """A confirmation ("the four values reproduce, but ...")
+    belongs in confirmed.yml."""
     import yaml
 
     confirm = re.compile(

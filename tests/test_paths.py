@@ -1,6 +1,8 @@
-"""Ways to read the book besides the site: JupyterLab, Binder's environment, a downloaded notebook.
+"""Ways to read the book besides the site: JupyterLab, Binder's
+environment, a downloaded notebook.
 
-Fast smokes for make test; `make paths` (tools/paths.py) runs every notebook through every path.
+Fast smokes for make test; `make paths` (tools/paths.py) runs every
+notebook through every path.
 """
 
 from __future__ import annotations
@@ -34,11 +36,13 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    """JupyterLab on the pinned environment, headless, on 127.0.0.1, serving a copy of one notebook."""
+    """JupyterLab on the pinned environment, headless, on 127.0.0.1,
+    serving a copy of one notebook."""
     exe = ROOT / ".venv" / "bin" / "jupyter-lab"
     if not exe.exists():
         pytest.fail(
-            "jupyterlab is not installed: make install (it is pinned in requirements.txt)"
+            "jupyterlab is not installed: make install (it is "
+            "pinned in requirements.txt)"
         )
     work = tmp_path_factory.mktemp("lab")
     shutil.copy2(
@@ -96,7 +100,8 @@ def lab(tmp_path_factory):
 
 
 def test_jupyterlab_runs_a_slider_live(lab):
-    """Open a slider page, run all, move the ipywidgets slider: a new figure comes from the kernel."""
+    """Open a slider page, run all, move the ipywidgets slider: a new
+    figure comes from the kernel."""
     if CHROMIUM is None:
         pytest.fail(
             "chromium is not installed (make chromium installs Debian's package)"
@@ -129,7 +134,8 @@ def test_jupyterlab_runs_a_slider_live(lab):
         ).first
         handle.wait_for(timeout=60_000)
         figure = page.locator(
-            ".jupyter-widgets-output-area img.book-figure, .widget-output img.book-figure"
+            ".jupyter-widgets-output-area img.book-figure, "
+            ".widget-output img.book-figure"
         ).first
         figure.wait_for(timeout=60_000)
         before = figure.get_attribute("src")
@@ -146,7 +152,8 @@ def test_jupyterlab_runs_a_slider_live(lab):
 
 
 def test_binder_names_its_python():
-    """repo2docker reads runtime.txt; without it Binder builds on 3.10, which the pins do not support."""
+    """repo2docker reads runtime.txt; without it Binder builds on 3.10, which
+    the pins do not support."""
     runtime = (ROOT / "runtime.txt").read_text().strip()
     assert runtime == "python-3.11"
     assert not (
@@ -160,8 +167,9 @@ def test_binder_names_its_python():
     reason="no built test site (make test builds it)",
 )
 def test_downloaded_notebooks_run_alone():
-    """Three of the site's download copies, each in an empty folder, with only numpy, matplotlib,
-    ipywidgets and ipykernel, the network off and pip unable to install: they run top to bottom."""
+    """Three of the site's download copies, each in an empty folder, with only numpy,
+    matplotlib, ipywidgets and ipykernel, the network off and pip unable to
+    install: they run top to bottom."""
     from concurrent.futures import ThreadPoolExecutor
 
     py = paths.venv("reader", paths.pinned(*paths.READER))

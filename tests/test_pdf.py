@@ -2,12 +2,14 @@
 
 Two levels, because the whole book takes minutes to print:
 
-- make test: a smoke. One built page of the test site (Lesson 17: figures, a slider, code, math,
-  Korean, Japanese and Hindi) is printed by the same browser, stylesheet and slider lines, and the
-  PDF is checked as the whole book is. Also, the site's download menu offers the whole-book PDF.
-- make pdf (and make soak): the whole book, with BOOK_PDF pointing at the summary tools/pdf.py
-  wrote: page count, one image per figure and slider, an outline entry per chapter in _toc.yml
-  in its part, every font embedded, no .notdef glyph, every internal link resolved.
+- make test: a smoke. One built page of the test site (Lesson 17: figures, a slider,
+  code, math, Korean, Japanese and Hindi) is printed by the same browser, stylesheet and
+  slider lines, and the PDF is checked as the whole book is. Also, the site's download
+  menu offers the whole-book PDF.
+- make pdf (and make soak): the whole book, with BOOK_PDF pointing at the summary
+  tools/pdf.py wrote: page count, one image per figure and slider, an outline entry per
+  chapter in _toc.yml in its part, every font embedded, no .notdef glyph,
+  every internal link resolved.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ def glyph_and_font_problems(seen: dict) -> list[str]:
     return bad
 
 
-# --- make test: the smoke ------------------------------------------------------------------
+# --- make test: the smoke -------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +116,7 @@ def test_download_menu_offers_the_whole_book_pdf():
     ), "no print stylesheet"
 
 
-# --- make pdf / make soak: the whole book ---------------------------------------------------
+# --- make pdf / make soak: the whole book ---------------------------------------------
 
 needs_book = pytest.mark.skipif(
     not SUMMARY, reason="the whole-book checks run in make pdf (BOOK_PDF)"

@@ -1,9 +1,11 @@
-"""The prose guard catches what a reader would be misled by: one planted error of each kind.
+"""The prose guard catches what a reader would be misled by: one
+planted error of each kind.
 
 Each test copies a stored notebook into a temporary folder, plants one error in the copy
 (the outputs are not re-run: the error is in the text), and asserts that the guard of
-tests/test_notebooks.py flags it. Each also plants the correct version of the same text and
-asserts that it passes, so the guard is shown to tell the two apart rather than flag all.
+tests/test_notebooks.py flags it. Each also plants the correct version of the same text
+and asserts that it passes, so the guard is shown to tell the two
+apart rather than flag all.
 """
 
 from __future__ import annotations
@@ -113,7 +115,8 @@ def test_wrong_unit(page):
     assert withunit, "the page prints no number with a unit"
     n, u = withunit[0]
     fam = UNITS[u][0]
-    # A unit of the same family at another scale, or of another family when there is none.
+    # A unit of the same family at another scale, or of another
+    # family when there is none.
     wrong = next(
         (w for w, (f, k) in UNITS.items() if f == fam and k != UNITS[u][1]),
         "x" if u != "x" else "%",

@@ -1,8 +1,10 @@
-"""The built site: nothing loaded from other hosts, and a slider that works with no kernel.
+"""The built site: nothing loaded from other hosts, and a slider
+that works with no kernel.
 
-Runs against the test build (make test builds it into _build/test with the stored outputs).
-The browser checks use Debian's chromium through Playwright, with every request to any
-host but the local server recorded and refused, as a reader with the network off would see.
+Runs against the test build (make test builds it into _build/test with the stored
+outputs). The browser checks use Debian's chromium through Playwright, with every
+request to any host but the local server recorded and refused, as a reader with
+the network off would see.
 """
 
 from __future__ import annotations
@@ -236,7 +238,8 @@ def _pages():
 
 @pytest.fixture(scope="module")
 def survey(browser, server):
-    """Open every page once, cold, offline: what it loads, what it logs, what axe finds."""
+    """Open every page once, cold, offline: what it loads, what
+    it logs, what axe finds."""
     results = {}
     for path in _pages():
         weights = []
@@ -302,7 +305,8 @@ def test_no_serious_accessibility_violations(survey):
 
 
 def test_page_weight_budgets(survey):
-    """Transferred bytes on a cold load (compressed as a static host serves it), fonts included."""
+    """Transferred bytes on a cold load (compressed as a static host
+    serves it), fonts included."""
     sizes = {p: r["bytes"] for p, r in survey.items()}
     median = statistics.median(sizes.values())
     assert median <= 1_000_000, f"median page transfers {median:.0f} bytes"
@@ -314,7 +318,8 @@ def test_page_weight_budgets(survey):
 
 
 def test_korean_text_is_drawn_with_the_page_font(browser, server):
-    """The typography page quotes Korean: its Hangul must come from the page's own Plex subset."""
+    """The typography page quotes Korean: its Hangul must come from
+    the page's own Plex subset."""
     path = "notebooks/part1/13-typography.html"
     if not (SITE / path).exists():
         pytest.skip("typography page not built")
@@ -331,7 +336,8 @@ def test_korean_text_is_drawn_with_the_page_font(browser, server):
 
 
 def test_errata_and_claims_link_to_cells_that_exist():
-    """Each errata entry and each checked claim links to the notebook cell that prints it."""
+    """Each errata entry and each checked claim links to the
+    notebook cell that prints it."""
     broken, n = [], 0
     for name in ("errata.html", "claims.html"):
         for href in set(
@@ -351,8 +357,9 @@ def test_errata_and_claims_link_to_cells_that_exist():
 
 
 def test_figures_are_webp_drawn_at_twice_their_displayed_width():
-    """Every figure and slider frame is a WebP data URI, given its 1x size in width/height,
-    and drawn at 2x (slider frames at least 1x: a heavy slider steps down to fit its budget)."""
+    """Every figure and slider frame is a WebP data URI, given its 1x size in
+    width/height, and drawn at 2x (slider frames at least 1x: a heavy slider steps
+    down to fit its budget)."""
     import base64
     import io
 
@@ -380,12 +387,13 @@ def test_figures_are_webp_drawn_at_twice_their_displayed_width():
     assert not bad, f"figures off the house format: {bad[:10]}"
 
 
-# The page as a reader sees it (issue 14) ----------------------------------------------------------
+# The page as a reader sees it (issue 14) ----------------------------------------------
 ATTENTION = "notebooks/part1/08-attention.html"
 
 
 def _slider_state(page):
-    """For every static slider: does the label, the alt text and the figure match the thumbs?"""
+    """For every static slider: does the label, the alt text and the
+    figure match the thumbs?"""
     return page.evaluate("""() => [...document.querySelectorAll('.book-slider')].map(s => {
         const f = JSON.parse(s.querySelector('script[type="application/json"]').textContent);
         const ins = [...s.querySelectorAll('input[type=range]')], img = s.querySelector('img');
@@ -397,7 +405,8 @@ def _slider_state(page):
 
 
 def test_sliders_resync_after_back_navigation(browser, server):
-    """The browser restores a slider's thumb after Back; the label and the figure must follow."""
+    """The browser restores a slider's thumb after Back; the label
+    and the figure must follow."""
     page, outside, errors = open_offline(browser, server, ATTENTION, wait="load")
     rng = page.locator(".book-slider input[type=range]").first
     start = rng.input_value()

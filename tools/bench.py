@@ -1,9 +1,9 @@
 """make bench: how long the book takes to build and test, and how heavy its pages are.
 
-Prints one table. Targets on the 2-core reference machine: cold build <= 180 s, no-change
-rebuild <= 5 s, every notebook <= 10 s and the median <= 3 s, make test <= 300 s,
-no slider over 700 KB of frames, pages within the site budgets (median <= 1 MB transferred,
-widget pages <= 2 MB, none over 3 MB).
+Prints one table. Targets on the 2-core reference machine: cold build <= 180 s,
+no-change rebuild <= 5 s, every notebook <= 10 s and the median <= 3 s, make test <= 300
+s, no slider over 700 KB of frames, pages within the site budgets (median <= 1 MB
+transferred, widget pages <= 2 MB, none over 3 MB).
 
     python tools/bench.py [--skip-test]
 """
@@ -39,7 +39,8 @@ def run(cmd: list[str], **env) -> float:
 
 
 def build() -> float:
-    """What make book does: fill the execution cache on both cores, then build the HTML."""
+    """What make book does: fill the execution cache on both
+    cores, then build the HTML."""
     env = dict(BOOK_WIDGETS="static", BOOK_BENCH_LOG=str(LOG))
     return run(
         [
@@ -52,8 +53,9 @@ def build() -> float:
 
 
 def notebook_times() -> dict[str, float]:
-    """Each notebook run alone, as a reader runs it: a fresh kernel, top to bottom, wall time,
-    BLAS free to use every core (builds and nbval run two kernels at once, one thread each)."""
+    """Each notebook run alone, as a reader runs it: a fresh kernel, top to bottom, wall
+    time, BLAS free to use every core (builds and nbval run two kernels
+    at once, one thread each)."""
     import nbformat
     from nbclient import NotebookClient
 

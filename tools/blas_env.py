@@ -73,7 +73,8 @@ def describe(info: dict) -> str:
 
 def runnable_kernels() -> list[str]:
     """Each kernel this CPU runs, once: OpenBLAS maps some names onto others (Zen onto
-    Haswell here, Prescott onto Katmai), and a name it cannot run falls back to another."""
+    Haswell here, Prescott onto Katmai), and a name it cannot
+    run falls back to another."""
     names = (
         X86_KERNELS
         if platform.machine() == "x86_64"

@@ -1,11 +1,13 @@
-"""Give every notebook its first cell, which makes sure the helper package `book` imports.
+"""Give every notebook its first cell, which makes sure the
+helper package `book` imports.
 
-Where `book` is installed (a checkout, `make lab`, Binder, CI) the cell does nothing. Elsewhere
-(Colab, a notebook copied out of the repository) it installs `book` from the repository that
-_config.yml names, and only from it; while none is named it stops with a message that says what
-to do. The copy a reader downloads from the site carries `book` in this cell instead
-(book/downloads.py, at build time). The cell is tagged `remove-cell`, so the site hides it.
-Adding the cell shifts the execution counts by one; outputs do not change, so nothing is re-run.
+Where `book` is installed (a checkout, `make lab`, Binder, CI) the cell does nothing.
+Elsewhere (Colab, a notebook copied out of the repository) it installs `book` from the
+repository that _config.yml names, and only from it; while none is named it stops with a
+message that says what to do. The copy a reader downloads from the site carries `book`
+in this cell instead (book/downloads.py, at build time). The cell is tagged
+`remove-cell`, so the site hides it. Adding the cell shifts the execution counts by one;
+outputs do not change, so nothing is re-run.
 
     python tools/colab_cell.py          # insert or update the cell everywhere
     python tools/colab_cell.py --check  # exit 1 if any notebook lacks the current cell

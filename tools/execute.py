@@ -33,8 +33,8 @@ def made_with() -> dict[str, str]:
         "import sys, numpy, matplotlib, threadpoolctl, IPython; "
         "b = [i for i in threadpoolctl.threadpool_info() if i['user_api'] == 'blas']; "
         "print(sys.version.split()[0], numpy.__version__, matplotlib.__version__, "
-        "IPython.__version__, b[0]['internal_api'] + ' ' + b[0]['version'] if b else '-', "
-        "b[0].get('architecture') if b else '-')"
+        "IPython.__version__, b[0]['internal_api'] + ' ' + b[0]['version'] if b else "
+        "'-', b[0].get('architecture') if b else '-')"
     )
     out = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True

@@ -1,6 +1,8 @@
-"""Print what the stricter prose guard flags today, in the shape of tests/prose_guard_pending.yml.
+"""Print what the stricter prose guard flags today, in the shape of
+tests/prose_guard_pending.yml.
 
-Run it to see what remains; the file itself is edited by hand (it lists debts, it only shrinks)."""
+Run it to see what remains; the file itself is edited by hand (it lists
+debts, it only shrinks)."""
 
 import sys
 from pathlib import Path

@@ -1,11 +1,13 @@
-"""Re-run notebooks under this process's environment and show which printed lines differ.
+"""Re-run notebooks under this process's environment and show
+which printed lines differ.
 
     OPENBLAS_CORETYPE=Sandybridge python tools/kernel_diff.py \\
         notebooks/part1/11-feed-forward.ipynb
 
 nbval says that a cell differs; this says how: for every code cell whose outputs (base64
-images removed) differ from the stored ones, the differing lines, stored then new. Use it
-with OPENBLAS_CORETYPE and NPY_DISABLE_CPU_FEATURES to find digits that depend on the machine.
+images removed) differ from the stored ones, the differing lines, stored then new. Use
+it with OPENBLAS_CORETYPE and NPY_DISABLE_CPU_FEATURES to find digits
+that depend on the machine.
 """
 
 from __future__ import annotations

@@ -61,5 +61,6 @@ if __name__ == "__main__":
     for arg in sys.argv[1:]:
         for k, kind, what, used in margins(Path(arg)):
             print(
-                f"{arg} code cell {k}: {kind} {what[:90]!r} uses {100 * used:.0f}% of its limit"
+                f"{arg} code cell {k}: {kind} {what[:90]!r} uses "
+                f"{100 * used:.0f}% of its limit"
             )

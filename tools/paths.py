@@ -1,25 +1,30 @@
-"""Every way to read the book, run as a reader would: `make paths` (and three quick cases in make test).
+"""Every way to read the book, run as a reader would: `make paths` (and three
+quick cases in make test).
 
     python tools/paths.py                      # every notebook through every path, then a table
     python tools/paths.py --path download-colab --only 08-attention 19-sampling
     python tools/paths.py --list               # the paths
 
-The paths (each notebook runs top to bottom in a new, empty folder unless said otherwise):
+The paths (each notebook runs top to bottom in a new, empty
+folder unless said otherwise):
 
-- alone:           the stored notebook, copied alone, on the book's pinned environment (.venv).
-- binder:          the stored notebook in a copy of the repository's tracked files (no node_modules),
+- alone: the stored notebook, copied alone, on the book's pinned environment (.venv).
+- binder: the stored notebook in a copy of the repository's tracked
+  files (no node_modules),
                    on a fresh Python 3.11 environment made as Binder makes it
                    (`pip install -r requirements.txt`, nothing from npm).
-- download:        the copy the site's download button serves (_build/test/.../_sources), on an
+- download: the copy the site's download button serves (_build/test/.../_sources), on an
                    environment with only numpy, matplotlib, ipywidgets and ipykernel at the pinned
                    versions, with the network off (a new network namespace) and PIP_NO_INDEX=1.
-- download-colab:  the same copy on Colab's stack: numpy 2.1.3, matplotlib 3.10, IPython 7.34,
+- download-colab: the same copy on Colab's stack: numpy 2.1.3,
+  matplotlib 3.10, IPython 7.34,
                    ipywidgets 7.7.1, ipykernel 6.17 (Python 3.11), network off.
 - download-colab312: the same on Python 3.12 (Colab's newer runtime).
 - download-np20:   the same on numpy 2.0.2 (Colab's older runtime).
 
-Environments are made once under _build/venvs/ (from the pip cache) and reused while their pins
-are unchanged. The JupyterLab path is tests/test_paths.py (a browser moves a live slider).
+Environments are made once under _build/venvs/ (from the pip cache) and reused while
+their pins are unchanged. The JupyterLab path is tests/test_paths.py (a
+browser moves a live slider).
 """
 
 from __future__ import annotations
@@ -68,7 +73,8 @@ NP20 = [
 
 
 def python_exe(version: str) -> str:
-    """A Python of `version`: pyenv's own binary (its shim fails without a pyenv version set)."""
+    """A Python of `version`: pyenv's own binary (its shim fails
+    without a pyenv version set)."""
     for cand in sorted(
         Path.home().glob(f".pyenv/versions/{version}*/bin/python{version}")
     ):
@@ -88,7 +94,8 @@ def python311() -> str:
 
 
 def venv(name: str, requirements: list[str], python: str | None = None) -> Path:
-    """A virtual environment under _build/venvs/NAME with exactly `requirements` (cached)."""
+    """A virtual environment under _build/venvs/NAME with exactly
+    `requirements` (cached)."""
     where = VENVS / name
     stamp = where / ".book-pins"
     want = "\n".join(requirements)
@@ -120,7 +127,8 @@ def _pip(where: Path, args: list[str], **kw) -> None:
 
 
 def binder_venv() -> Path:
-    """Binder: runtime.txt's Python, then `pip install -r requirements.txt` in the repository."""
+    """Binder: runtime.txt's Python, then `pip install -r
+    requirements.txt` in the repository."""
     runtime = (ROOT / "runtime.txt").read_text().strip()  # e.g. python-3.11
     exe = shutil.which("python" + runtime.split("-", 1)[1]) or sys.executable
     reqs = (ROOT / "requirements.txt").read_text()
@@ -135,7 +143,8 @@ def binder_venv() -> Path:
 
 
 def checkout() -> Path:
-    """The repository's tracked files (as Binder clones them: no node_modules, no .venv)."""
+    """The repository's tracked files (as Binder clones them: no
+    node_modules, no .venv)."""
     where = ROOT / "_build" / "checkout"
     shutil.rmtree(where, ignore_errors=True)
     where.mkdir(parents=True)
@@ -151,7 +160,8 @@ def checkout() -> Path:
 
 
 def kernel_dir(python: Path, base: Path) -> Path:
-    """A kernelspec named 'python3' that starts `python`'s ipykernel (put first on JUPYTER_PATH)."""
+    """A kernelspec named 'python3' that starts `python`'s ipykernel
+    (put first on JUPYTER_PATH)."""
     spec = base / "kernels" / "python3"
     spec.mkdir(parents=True, exist_ok=True)
     (spec / "kernel.json").write_text(
@@ -173,7 +183,8 @@ def kernel_dir(python: Path, base: Path) -> Path:
 
 
 def reader_env(jupyter_path: Path) -> dict:
-    """What a reader's kernel sees: no book build settings, no way to install a package."""
+    """What a reader's kernel sees: no book build settings, no
+    way to install a package."""
     env = {
         k: v
         for k, v in os.environ.items()
@@ -196,7 +207,8 @@ def reader_env(jupyter_path: Path) -> dict:
 
 
 def offline(cmd: list[str]) -> list[str]:
-    """Run `cmd` in a new network namespace with only loopback, where that is allowed (root)."""
+    """Run `cmd` in a new network namespace with only loopback,
+    where that is allowed (root)."""
     if os.geteuid() == 0 and shutil.which("unshare") and shutil.which("ip"):
         probe = subprocess.run(["unshare", "-n", "true"], capture_output=True)
         if probe.returncode == 0:
@@ -212,7 +224,8 @@ def run_one(
     timeout: int = 600,
     network: bool = False,
 ) -> tuple[bool, float, str]:
-    """Run notebook `nb` top to bottom with `python`'s kernel; (ok, seconds, last error line)."""
+    """Run notebook `nb` top to bottom with `python`'s kernel; (ok,
+    seconds, last error line)."""
     with tempfile.TemporaryDirectory(prefix="book-path-") as tmp:
         tmp = Path(tmp)
         if folder is None:
@@ -244,7 +257,8 @@ def run_one(
 
 
 def _exec(path: str, timeout: str) -> int:
-    """In the reader's folder: execute the notebook with the 'python3' kernel, write nothing back."""
+    """In the reader's folder: execute the notebook with the 'python3'
+    kernel, write nothing back."""
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
@@ -290,9 +304,12 @@ def downloads(stems=None) -> list[Path]:
 
 PATHS = {
     "alone": "stored notebook alone in an empty folder, pinned .venv",
-    "binder": "stored notebook in a checkout without node_modules, fresh Binder-like 3.11 env",
-    "download": "site download copy, only numpy/matplotlib/ipywidgets/ipykernel (pinned), offline",
-    "download-colab": "site download copy, Colab stack (numpy 2.1.3, mpl 3.10, IPython 7.34, ipywidgets 7.7.1)",
+    "binder": "stored notebook in a checkout without node_modules, "
+    "fresh Binder-like 3.11 env",
+    "download": "site download copy, only "
+    "numpy/matplotlib/ipywidgets/ipykernel (pinned), offline",
+    "download-colab": "site download copy, Colab stack (numpy 2.1.3, mpl 3.10, IPython "
+    "7.34, ipywidgets 7.7.1)",
     "download-colab312": "the same Colab stack on Python 3.12",
     "download-np20": "site download copy, Colab's older numpy 2.0.2",
 }

@@ -1,17 +1,20 @@
-"""The whole book as one PDF, printed offline by Debian's chromium from the single-page build.
+"""The whole book as one PDF, printed offline by Debian's chromium
+from the single-page build.
 
     python tools/pdf.py                 # writes _build/pdf/measured.pdf (make pdf)
     python tools/pdf.py --page URL OUT  # print one built page the same way (the make test smoke)
 
-Why the browser and not LaTeX: every figure and slider is an HTML output (a data-URI PNG), which
-LaTeX drops, and LaTeX also wants 1.4 GB of fonts and rejects TeX that MathJax accepts. Chromium
-prints what the site shows: the same fonts (Plex, the per-page CJK subsets), MathJax, figures.
+Why the browser and not LaTeX: every figure and slider is an HTML output (a data-URI
+PNG), which LaTeX drops, and LaTeX also wants 1.4 GB of fonts and rejects TeX that
+MathJax accepts. Chromium prints what the site shows: the same fonts (Plex, the per-page
+CJK subsets), MathJax, figures.
 
-Steps: jupyter-book builds the single-page HTML from the stored outputs (execution off, as the
-test build); a loopback server serves it, and every request to another host is refused; the page
-is given a title page, a contents list, a page per part and one line under each slider saying what
-it varies (its controls are hidden by book/static/print.css); the print is made twice, the first
-to learn on which page each chapter starts, for the contents. A JSON summary is written beside it.
+Steps: jupyter-book builds the single-page HTML from the stored outputs (execution off,
+as the test build); a loopback server serves it, and every request to another host is
+refused; the page is given a title page, a contents list, a page per part and one line
+under each slider saying what it varies (its controls are hidden by
+book/static/print.css); the print is made twice, the first to learn on which page each
+chapter starts, for the contents. A JSON summary is written beside it.
 """
 
 from __future__ import annotations
@@ -70,7 +73,8 @@ def book_meta(root: Path = ROOT) -> dict:
 
 
 def chapter_title(root: Path, doc: str) -> str:
-    """A chapter's title as its source spells it: the first `# ` heading, markup dropped."""
+    """A chapter's title as its source spells it: the first `# `
+    heading, markup dropped."""
     nb, md = root / f"{doc}.ipynb", root / f"{doc}.md"
     if nb.exists():
         cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
@@ -83,8 +87,9 @@ def chapter_title(root: Path, doc: str) -> str:
     return re.sub(r"[`*_]", "", m.group(1)).strip() if m else doc
 
 
-# Runs in the page: one line under each slider saying what it varies and where it is printed at
-# (print.css hides the controls, which would be dead widgets on paper). Returns how many.
+# Runs in the page: one line under each slider saying what it varies and where it is
+# printed at (print.css hides the controls, which would be dead widgets on
+# paper). Returns how many.
 SLIDER_LINES = r"""() => {
   let n = 0;
   for (const s of document.querySelectorAll('.book-slider')) {
@@ -104,7 +109,8 @@ SLIDER_LINES = r"""() => {
   return n;
 }"""
 
-# Runs in the page: the book's front matter, part pages and slider lines. Returns what it saw.
+# Runs in the page: the book's front matter, part pages and slider
+# lines. Returns what it saw.
 PREPARE = r"""(meta) => {
   const article = document.querySelector('article.bd-article');
   const intro = article.querySelector(':scope > section');
@@ -150,8 +156,9 @@ PREPARE = r"""(meta) => {
 
 PREPARE = PREPARE.replace("__SLIDER_LINES__", SLIDER_LINES)
 
-# Runs in the page after the print media is on: waits for MathJax, fonts and images, then
-# reports the typeset formulas and any code block still wider than its box (clipped on paper).
+# Runs in the page after the print media is on: waits for MathJax, fonts and images,
+# then reports the typeset formulas and any code block still wider than
+# its box (clipped on paper).
 SETTLE = r"""async () => {
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
   await document.fonts.ready;
@@ -205,7 +212,8 @@ def _pdf(page, path: Path, short: str):
 
 
 def page_of_destinations(path: Path) -> dict[str, int]:
-    """Named destination -> 1-based page: chromium names one for each #id a link points at."""
+    """Named destination -> 1-based page: chromium names one for
+    each #id a link points at."""
     from pypdf import PdfReader
 
     r = PdfReader(str(path))
@@ -222,8 +230,9 @@ _TOKENS = re.compile(
 
 
 def inspect(path: Path) -> dict:
-    """What a reader's viewer would find: pages, outline, images drawn, fonts, links, and any
-    glyph drawn as .notdef (glyph 0 of a CID font: the box or blank a missing character prints as)."""
+    """What a reader's viewer would find: pages, outline, images drawn, fonts, links,
+    and any glyph drawn as .notdef (glyph 0 of a CID font: the box or blank a
+    missing character prints as)."""
     from pypdf import PdfReader
     from pypdf.generic import IndirectObject
 
@@ -332,7 +341,8 @@ def inspect(path: Path) -> dict:
 
 
 def print_page(url: str, out: Path, short: str = "") -> dict:
-    """Print one built page as it is (the smoke test's route): same browser, same stylesheet."""
+    """Print one built page as it is (the smoke test's route): same
+    browser, same stylesheet."""
     from playwright.sync_api import sync_playwright
 
     refused: list[str] = []
@@ -447,9 +457,9 @@ def main(argv=None):
     if s["refused"]:
         sys.exit(f"pdf: the page asked other hosts for {s['refused'][:5]}")
     print(
-        f"pdf: {s['pdf']}: {s['pages']} pages, {s['bytes'] / 1e6:.1f} MB, {s['figures']} figures, "
-        f"{s['sliders']} sliders, {len(s['chapters'])} chapters, in {s['seconds']} s "
-        f"(html {s['html_seconds']} s)"
+        f"pdf: {s['pdf']}: {s['pages']} pages, {s['bytes'] / 1e6:.1f} MB, "
+        f"{s['figures']} figures, {s['sliders']} sliders, {len(s['chapters'])} "
+        f"chapters, in {s['seconds']} s (html {s['html_seconds']} s)"
     )
 
 

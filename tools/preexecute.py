@@ -1,9 +1,10 @@
 """Fill the build's execution cache in parallel before Jupyter Book reads the notebooks.
 
-Jupyter Book (myst-nb, execution mode `cache`) executes each changed notebook one at a time
-while it reads them. This runs the same jupyter-cache executor over a pool of processes
-first, so a cold build uses both cores; Jupyter Book then finds every notebook cached.
-Notebooks whose code did not change are skipped, as the build itself would skip them.
+Jupyter Book (myst-nb, execution mode `cache`) executes each changed notebook one at a
+time while it reads them. This runs the same jupyter-cache executor over a pool of
+processes first, so a cold build uses both cores; Jupyter Book then finds every notebook
+cached. Notebooks whose code did not change are skipped, as the
+build itself would skip them.
 
     python tools/preexecute.py [_build/.jupyter_cache]
 """

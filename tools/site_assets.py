@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 NODE = ROOT / "node_modules"
 OUT = ROOT / "site-assets"
 
-# The Latin characters the book uses; book/page_fonts.py adds other scripts page by page.
+# The Latin characters the book uses; book/page_fonts.py adds
+# other scripts page by page.
 from book import page_fonts  # noqa: E402
 from book.page_fonts import LATIN  # noqa: E402
 
@@ -46,7 +47,8 @@ BOOK_CSS = """\
 img.book-figure, .book-slider img { display: block; margin: 0.3em auto; max-width: 100%; height: auto; }
 """
 
-# The page as a reader sees it (issue 14): sliders, dark mode, folded checks, the phone, numbers.
+# The page as a reader sees it (issue 14): sliders, dark mode, folded
+# checks, the phone, numbers.
 READER_CSS = """\
 /* Sliders: each thumb is a 44 px touch target; a named knob shows its range, quietly. */
 .book-slider input[type=range] { height: 44px; margin: 0; cursor: pointer; touch-action: pan-y; }
@@ -124,9 +126,9 @@ nav.book-az span { color: var(--pst-color-text-muted); font-weight: 400; opacity
 nav.book-az a:hover, nav.book-az a:focus-visible { background: var(--pst-color-surface); }
 """
 
-# The page's own script: sliders re-sync with their thumbs when a page is shown again (the
-# browser restores a thumb after Back but not the label and figure), and on every input;
-# a link to a cell opens that cell's folded checks.
+# The page's own script: sliders re-sync with their thumbs when a page is shown again
+# (the browser restores a thumb after Back but not the label and figure), and on every
+# input; a link to a cell opens that cell's folded checks.
 BOOK_JS = """\
 (function () {
   function sync(r) {
@@ -203,10 +205,12 @@ def fonts() -> list[str]:
                 f"site_assets: {src} is missing; run `npm ci --ignore-scripts` first"
             )
         subset_font(src, OUT / "fonts" / f"{stem}.woff2", LATIN)
-        # The unicode-range matters: without it the browser takes these faces to cover every
-        # character, and never asks for the per-page faces that carry Greek, kana or Hangul.
+        # The unicode-range matters: without it the browser takes these faces to cover
+        # every character, and never asks for the per-page faces that
+        # carry Greek, kana or Hangul.
         css.append(
-            f"@font-face {{ font-family: '{family}'; font-style: {style}; font-weight: {weight};\n"
+            f"@font-face {{ font-family: '{family}'; font-style: {style}; "
+            f"font-weight: {weight};\n"
             f"  font-display: swap; src: url('fonts/{stem}.woff2') format('woff2');\n"
             f"  unicode-range: {LATIN.replace(',', ', ')}; }}"
         )
@@ -228,7 +232,8 @@ def main() -> None:
     sizes = {p.name: p.stat().st_size for p in (OUT / "fonts").glob("*.woff2")}
     sans = sum(v for k, v in sizes.items() if "sans" in k)
     print(
-        f"site-assets: four Plex Sans faces {sans} bytes, Plex Mono {sum(sizes.values()) - sans} bytes"
+        f"site-assets: four Plex Sans faces {sans} bytes, Plex Mono "
+        f"{sum(sizes.values()) - sans} bytes"
     )
 
 

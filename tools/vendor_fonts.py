@@ -1,9 +1,11 @@
-"""Copy the font files that notebooks/part1/13-typography measures into fonts/fontsource/.
+"""Copy the font files that notebooks/part1/13-typography
+measures into fonts/fontsource/.
 
-That page measures the site's IBM Plex faces. They come from npm (node_modules/@fontsource), which
-Binder and a plain `pip install -r requirements.txt` never install, so the repository carries the
-few files the page reads (1.4 MB, SIL Open Font License, LICENSE beside them), byte-identical to the
-pinned npm packages. `book.page_fonts.font_packages()` finds either copy.
+That page measures the site's IBM Plex faces. They come from npm
+(node_modules/@fontsource), which Binder and a plain `pip install -r requirements.txt`
+never install, so the repository carries the few files the page reads (1.4 MB, SIL Open
+Font License, LICENSE beside them), byte-identical to the pinned npm packages.
+`book.page_fonts.font_packages()` finds either copy.
 
     python tools/vendor_fonts.py          # refresh the copy from node_modules
     python tools/vendor_fonts.py --check  # exit 1 if the copy differs from node_modules
@@ -19,7 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 NODE = ROOT / "node_modules" / "@fontsource"
 COPY = ROOT / "fonts" / "fontsource"
-# What the typography page reads: the four Latin Plex Sans faces and every Korean 400 shard.
+# What the typography page reads: the four Latin Plex Sans faces
+# and every Korean 400 shard.
 WANTED = {
     "ibm-plex-sans": [
         "files/ibm-plex-sans-latin-[47]00-normal.woff2",
