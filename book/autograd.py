@@ -14,7 +14,8 @@ gradient that reaches each `Var` along every path, so a residual connection
 on the way back: a bias added to every row receives the sum over the rows.
 
 The operations are the few a transformer block needs: `+`, `-`, `*`, `@`,
-indexing, `reshape`, `swapaxes`, `relu`, `softmax`, `layer_norm` and `mse`. `gradcheck`
+indexing, `reshape`, `swapaxes`, `linear`, `relu`, `softmax`, `layer_norm` and `mse`.
+Every one of them works on stacks: leading axes (a batch, or one per random seed) ride along. `gradcheck`
 compares the gradient `backward` computes with central differences.
 """
 
@@ -24,7 +25,7 @@ import numbers
 
 import numpy as np
 
-__all__ = ["Var", "relu", "softmax", "layer_norm", "mse", "gradcheck"]
+__all__ = ["Var", "linear", "relu", "softmax", "layer_norm", "mse", "gradcheck"]
 
 
 def _unbroadcast(g: np.ndarray, shape: tuple) -> np.ndarray:
@@ -193,6 +194,40 @@ class Var:
                 parent.grad = g if parent.grad is None else parent.grad + g
             if node._parents:  # an intermediate: its gradient is no longer needed
                 node.grad = None
+
+
+def linear(x: Var, W: Var, b: Var) -> Var:
+    """``x @ W^T + b`` (PyTorch's convention: W is (out, in)) as one operation.
+
+    The same value as ``x @ W.swapaxes(-1, -2) + b``, but it keeps one array instead of two and
+    hands W a gradient of W's own layout. Leading axes broadcast as in ``@``: W of shape
+    (seeds, out, in) with x of shape (seeds, rows, in) is one product per seed.
+    """
+    x, W, b = _as_var(x), _as_var(W), _as_var(b)
+    if x.value.ndim < 2 or W.value.ndim < 2:
+        raise ValueError(
+            f"linear: x and W need 2+ dimensions, got shapes {x.shape} and {W.shape}"
+        )
+    if x.shape[-1] != W.shape[-1]:
+        raise ValueError(
+            f"linear: x {x.shape} and W {W.shape} must end in the same width (W is (out, in))"
+        )
+    y = x.value @ np.swapaxes(W.value, -1, -2)
+    if np.broadcast_shapes(y.shape, b.shape) == y.shape:
+        y += b.value  # in place: one array, not two
+    else:
+        y = y + b.value
+
+    def back(g):
+        gx = g @ W.value
+        gW = np.swapaxes(g, -1, -2) @ x.value
+        return (
+            _unbroadcast(gx, x.shape),
+            _unbroadcast(gW, W.shape),
+            _unbroadcast(g, b.shape),
+        )
+
+    return Var(y, _parents=(x, W, b), _back=back)
 
 
 def relu(x: Var) -> Var:

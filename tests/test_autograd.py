@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from book.autograd import Var, gradcheck, layer_norm, mse, relu, softmax
+from book.autograd import Var, gradcheck, layer_norm, linear, mse, relu, softmax
 
 
 def _rand(rng, *shape, name=None):
@@ -19,6 +19,91 @@ def test_linear_layer_with_broadcast_bias():
     t = rng.standard_normal((6, 3))
     err = gradcheck(lambda: mse(x @ W.swapaxes(0, 1) + b, t), [x, W, b], entries=8)
     assert err < 1e-7
+
+
+def test_linear_is_matmul_plus_bias():
+    rng = np.random.default_rng(4)
+    x, W, b = _rand(rng, 6, 4), _rand(rng, 3, 4), _rand(rng, 3)
+    t = rng.standard_normal((6, 3))
+    assert np.allclose(
+        linear(x, W, b).value, (x @ W.swapaxes(0, 1) + b).value, rtol=0, atol=1e-15
+    )
+    assert gradcheck(lambda: mse(linear(x, W, b), t), [x, W, b], entries=8) < 1e-7
+    # a bias with more leading axes than x @ W^T still broadcasts
+    b3 = _rand(rng, 2, 1, 3)
+    assert linear(x, W, b3).shape == (2, 6, 3)
+    assert (
+        gradcheck(
+            lambda: mse(linear(x, W, b3), np.zeros((2, 6, 3))), [x, W, b3], entries=6
+        )
+        < 1e-7
+    )
+
+
+def test_linear_with_a_seed_axis():
+    """Weights (seeds, out, in) and biases (seeds, 1, out): one product per seed."""
+    rng = np.random.default_rng(5)
+    x, W, b = _rand(rng, 3, 6, 4), _rand(rng, 3, 5, 4), _rand(rng, 3, 1, 5)
+    t = rng.standard_normal((3, 6, 5))
+    y = linear(x, W, b).value
+    for s in range(3):
+        assert np.allclose(y[s], x.value[s] @ W.value[s].T + b.value[s, 0], atol=1e-14)
+    assert gradcheck(lambda: mse(linear(x, W, b), t), [x, W, b], entries=10) < 1e-7
+    with pytest.raises(ValueError, match="same width"):
+        linear(x, Var(np.ones((3, 5, 7))), b)
+
+
+def _small_block(x, p):
+    """A residual block with attention over (2, 3) rows and a norm; any leading axes ride along."""
+    *lead, rows, d = x.shape
+    qkv = linear(x, p["W"], p["b"]).reshape(*lead, 2, rows // 2, 3, d)
+    q, k, v = (qkv[..., i, :] for i in range(3))
+    h = softmax(q @ k.swapaxes(-1, -2)) @ v
+    return layer_norm(x + relu(h.reshape(*lead, rows, d)), p["g"], p["beta"])
+
+
+def test_seed_axis_gives_each_seed_its_own_gradient():
+    """Stacking seeds on a leading axis, and summing each seed's own loss, gives every seed the
+    gradient it gets alone: the batched form the wiring chapter uses."""
+    rng = np.random.default_rng(6)
+    seeds, rows, d = 3, 6, 4
+    raw = [
+        {
+            "W": rng.standard_normal((3 * d, d)),
+            "b": rng.standard_normal(3 * d),
+            "g": rng.standard_normal(d),
+            "beta": rng.standard_normal(d),
+        }
+        for _ in range(seeds)
+    ]
+    xs, ts = (
+        rng.standard_normal((seeds, rows, d)),
+        rng.standard_normal((seeds, rows, d)),
+    )
+    batched = {
+        k: Var(
+            np.stack([r[k] for r in raw])[:, None]
+            if raw[0][k].ndim == 1
+            else np.stack([r[k] for r in raw])
+        )
+        for k in raw[0]
+    }
+    out = _small_block(_small_block(Var(xs), batched), batched)
+    (mse(out, ts) * seeds).backward()
+    for s in range(seeds):
+        alone = {k: Var(v) for k, v in raw[s].items()}
+        (mse(_small_block(_small_block(Var(xs[s]), alone), alone), ts[s])).backward()
+        for k in raw[s]:
+            got = batched[k].grad[s].reshape(alone[k].shape)
+            assert np.allclose(got, alone[k].grad, rtol=1e-12, atol=1e-15), k
+    assert (
+        gradcheck(
+            lambda: mse(_small_block(Var(xs), batched), ts) * seeds,
+            list(batched.values()),
+            entries=6,
+        )
+        < 1e-7
+    )
 
 
 def test_batched_matmul_softmax_reshape_index():
