@@ -1,4 +1,4 @@
-"""Part 12 runs its seeds on a leading array axis, in two threads. Here that code is checked
+"""Part 12 runs its seeds on a leading array axis. Here that code is checked
 against the plain one-seed code it replaced: seeds 0, 1 and 2, every wiring, every layer."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def page():
     raise AssertionError("12-wiring: no cell runs `runs = run_all()`")
 
 
-def test_batched_threaded_run_matches_each_seed_alone(page):
+def test_batched_run_matches_each_seed_alone(page):
     depth = 24
     batched = page["run_all"](seeds=[0, 1, 2], depths=[depth])
     for i, seed in enumerate([0, 1, 2]):
