@@ -80,7 +80,7 @@ lint: install
 chromium:
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
-NBVAL := $(BIN)/python -m pytest -q --nbval notebooks -n 2 --dist loadfile \
+NBVAL := BOOK_IMAGES=skip $(BIN)/python -m pytest -q --nbval notebooks -n 2 --dist loadfile \
 	 --nbval-sanitize-with tests/nbval-sanitize.cfg
 
 ## make test: every test. Unit tests, the stored notebooks, nbval (strict), then the built site

@@ -13,10 +13,10 @@ gradient that reaches each `Var` along every path, so a residual connection
 (a value used twice) is handled without special care. Broadcasting is undone
 on the way back: a bias added to every row receives the sum over the rows.
 
-The operations are the few a transformer block needs: `+`, `-`, `*`, `@`,
-indexing, `reshape`, `swapaxes`, `linear`, `relu`, `softmax`, `layer_norm` and `mse`.
-Every one of them works on stacks: leading axes (a batch, or one per random seed) ride along. `gradcheck`
-compares the gradient `backward` computes with central differences.
+The operations are the few a transformer block needs: `+`, `-`, `*`, `@`, indexing,
+`reshape`, `swapaxes`, `linear`, `relu`, `softmax`, `layer_norm` and `mse`. Every one of
+them works on stacks: leading axes (a batch, or one per random seed) ride along.
+`gradcheck` compares the gradient `backward` computes with central differences.
 """
 
 from __future__ import annotations
@@ -199,9 +199,9 @@ class Var:
 def linear(x: Var, W: Var, b: Var) -> Var:
     """``x @ W^T + b`` (PyTorch's convention: W is (out, in)) as one operation.
 
-    The same value as ``x @ W.swapaxes(-1, -2) + b``, but it keeps one array instead of two and
-    hands W a gradient of W's own layout. Leading axes broadcast as in ``@``: W of shape
-    (seeds, out, in) with x of shape (seeds, rows, in) is one product per seed.
+    The same value as ``x @ W.swapaxes(-1, -2) + b``, but it keeps one array instead of
+    two and hands W a gradient of W's own layout. Leading axes broadcast as in ``@``: W
+    of shape (seeds, out, in) with x of shape (seeds, rows, in) is one product per seed.
     """
     x, W, b = _as_var(x), _as_var(W), _as_var(b)
     if x.value.ndim < 2 or W.value.ndim < 2:
@@ -210,7 +210,8 @@ def linear(x: Var, W: Var, b: Var) -> Var:
         )
     if x.shape[-1] != W.shape[-1]:
         raise ValueError(
-            f"linear: x {x.shape} and W {W.shape} must end in the same width (W is (out, in))"
+            f"linear: x {x.shape} and W {W.shape} must end in the same "
+            f"width (W is (out, in))"
         )
     y = x.value @ np.swapaxes(W.value, -1, -2)
     if np.broadcast_shapes(y.shape, b.shape) == y.shape:

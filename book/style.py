@@ -605,6 +605,12 @@ def render(fig, *, density: float = DENSITY, fmt: str | None = None) -> Rendered
             "figure text must lie on the canvas and be big enough to read: "
             + "; ".join(bad)
         )
+    if os.environ.get("BOOK_IMAGES") == "skip":
+        # nbval replaces every image by a placeholder before comparing
+        # (tests/nbval-sanitize.cfg):
+        # it checks the alt text and the manifest, which are made above. make test skips
+        # encoding pixels nobody compares; the stored notebooks and the site have them.
+        return Rendered(b"skipped", "image/webp", css_w, css_h, manifest(fig, texts))
     img = Image.frombuffer(
         "RGBA",
         canvas.get_width_height(),
