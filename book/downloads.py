@@ -49,7 +49,8 @@ def repo_url(cfg: dict) -> str:
 def stored_cell_source(url: str = "", branch: str = "main") -> str:
     """The first code cell of every stored notebook (tools/colab_cell.py writes it)."""
     head = (
-        "# The helper package `book`: the book's environment has it (make lab, Binder), and a\n"
+        "# The helper package `book`: the book's environment has it "
+        "(make lab, Binder), and a\n"
         "# notebook downloaded from the book's site carries it in this cell. Where it\n"
         "# imports, this cell does nothing.\n"
         "try:\n"
@@ -64,15 +65,18 @@ def stored_cell_source(url: str = "", branch: str = "main") -> str:
             "    import sys\n\n"
             "    # Colab: install it from the book's repository\n"
             "    subprocess.run(\n"
-            f'        [sys.executable, "-m", "pip", "install", "-q", "git+{url}@{branch}"],\n'
+            f'        [sys.executable, "-m", "pip", "install", "-q", '
+            f'"git+{url}@{branch}"],\n'
             "        check=True,\n"
             "    )\n"
             "    import book  # noqa: F401"
         )
     return head + (
         "    raise ModuleNotFoundError(\n"
-        '        "This notebook needs the book\'s helper package `book`. Download the notebook "\n'
-        '        "from the book\'s site (that copy carries the package), or run it in a checkout "\n'
+        "        \"This notebook needs the book's helper package `book`. "
+        'Download the notebook "\n'
+        "        \"from the book's site (that copy carries the package), or "
+        'run it in a checkout "\n'
         '        "of the book with `make lab`."\n'
         "    ) from None"
     )

@@ -54,7 +54,8 @@ def test_linear_with_a_seed_axis():
 
 
 def _small_block(x, p):
-    """A residual block with attention over (2, 3) rows and a norm; any leading axes ride along."""
+    """A residual block with attention over (2, 3) rows and a norm; any
+    leading axes ride along."""
     *lead, rows, d = x.shape
     qkv = linear(x, p["W"], p["b"]).reshape(*lead, 2, rows // 2, 3, d)
     q, k, v = (qkv[..., i, :] for i in range(3))
@@ -63,8 +64,8 @@ def _small_block(x, p):
 
 
 def test_seed_axis_gives_each_seed_its_own_gradient():
-    """Stacking seeds on a leading axis, and summing each seed's own loss, gives every seed the
-    gradient it gets alone: the batched form the wiring chapter uses."""
+    """Stacking seeds on a leading axis, and summing each seed's own loss, gives every
+    seed the gradient it gets alone: the batched form the wiring chapter uses."""
     rng = np.random.default_rng(6)
     seeds, rows, d = 3, 6, 4
     raw = [

@@ -1,5 +1,5 @@
-"""Part 12 runs its seeds on a leading array axis. Here that code is checked
-against the plain one-seed code it replaced: seeds 0, 1 and 2, every wiring, every layer."""
+"""Part 12 runs its seeds on a leading array axis. Here that code is checked against the
+plain one-seed code it replaced: seeds 0, 1 and 2, every wiring, every layer."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ RTOL = (
 
 @pytest.fixture(scope="module")
 def page():
-    """The page's definitions: its code cells up to the line that runs the experiment."""
+    """The page's definitions: its code cells up to the line
+    that runs the experiment."""
     os.environ.setdefault("BOOK_WIDGETS", "static")
     names: dict = {}
     with contextlib.redirect_stdout(io.StringIO()):
