@@ -57,7 +57,7 @@ def notebook_times() -> dict[str, float]:
     time, BLAS free to use every core (builds and nbval run two kernels
     at once, one thread each)."""
     import nbformat
-    from nbclient import NotebookClient
+    from execute import run
 
     from book.toc import toc_notebooks
 
@@ -72,12 +72,7 @@ def notebook_times() -> dict[str, float]:
     for path in toc_notebooks(ROOT):
         nb = nbformat.read(path, as_version=4)
         t0 = time.perf_counter()
-        NotebookClient(
-            nb,
-            timeout=300,
-            kernel_name="python3",
-            resources={"metadata": {"path": str(path.parent)}},
-        ).execute()
+        run(nb, path, timeout=300)
         times[path.relative_to(ROOT).as_posix()] = time.perf_counter() - t0
     return times
 

@@ -27,31 +27,32 @@ def made_with() -> dict[str, str]:
     """The versions and BLAS kernel the stored outputs come from (the execution page
     lists them, so a reader comparing digits knows what was compared)."""
     import platform
-    import subprocess
 
-    probe = (
-        "import sys, numpy, matplotlib, threadpoolctl, IPython; "
-        "b = [i for i in threadpoolctl.threadpool_info() if i['user_api'] == 'blas']; "
-        "print(sys.version.split()[0], numpy.__version__, matplotlib.__version__, "
-        "IPython.__version__, b[0]['internal_api'] + ' ' + b[0]['version'] if b else "
-        "'-', b[0].get('architecture') if b else '-')"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
-    ).stdout.split()
-    keys = [
-        "python",
-        "numpy",
-        "matplotlib",
-        "ipython",
-        "blas",
-        "blas_version",
-        "kernel",
-    ]
-    info = dict(zip(keys, out))
-    info["blas"] = f"{info.pop('blas')} {info.pop('blas_version')}"
-    info["machine"] = platform.machine()
-    return info
+    import IPython
+    import matplotlib
+    from blas_env import probe
+
+    info = probe() or {}
+    return {
+        "python": platform.python_version(),
+        "numpy": info.get("numpy", "?"),
+        "matplotlib": matplotlib.__version__,
+        "ipython": IPython.__version__,
+        "blas": f"{info.get('blas', '?')} {info.get('version', '')}".strip(),
+        "kernel": info.get("kernel", "?"),
+        "machine": platform.machine(),
+    }
+
+
+def run(nb, path: Path, timeout: int = 300, **kw) -> None:
+    """Execute notebook `nb` (read from `path`) in a fresh kernel, in `path`'s folder."""
+    NotebookClient(
+        nb,
+        timeout=timeout,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
+        **kw,
+    ).execute()
 
 
 def execute(path: Path, timeout: int = 300) -> float:
@@ -71,14 +72,7 @@ def execute(path: Path, timeout: int = 300) -> float:
             cell.outputs, cell.execution_count = [], None
             cell.metadata.pop("execution", None)
     t0 = time.perf_counter()
-    client = NotebookClient(
-        nb,
-        timeout=timeout,
-        kernel_name="python3",
-        record_timing=False,
-        resources={"metadata": {"path": str(path.parent)}},
-    )
-    client.execute()
+    run(nb, path, timeout, record_timing=False)
     took = time.perf_counter() - t0
     nb.metadata.pop("widgets", None)
     nb.metadata.setdefault("book", {})["made_with"] = made_with()

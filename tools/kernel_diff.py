@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 import nbformat
-from nbclient import NotebookClient
+from execute import run
 
 B64 = re.compile(r"data:image/(png|jpeg|webp|svg\+xml);base64,[A-Za-z0-9+/=]+")
 
@@ -40,12 +40,7 @@ def diff(path: Path) -> int:
     stored = nbformat.read(path, as_version=4)
     nb = nbformat.read(path, as_version=4)
     os.environ.setdefault("BOOK_WIDGETS", "static")
-    NotebookClient(
-        nb,
-        timeout=600,
-        kernel_name="python3",
-        resources={"metadata": {"path": str(path.parent)}},
-    ).execute()
+    run(nb, path, timeout=600)
     n = 0
     code = [(a, b) for a, b in zip(stored.cells, nb.cells) if a.cell_type == "code"]
     for k, (a, b) in enumerate(code):

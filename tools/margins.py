@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 import nbformat
-from nbclient import NotebookClient
+from execute import run
 
 
 def margins(path: Path, floor: float = 0.05) -> list[tuple[int, str, str, float]]:
@@ -45,14 +45,7 @@ def margins(path: Path, floor: float = 0.05) -> list[tuple[int, str, str, float]
                     )
                 )
 
-    client = NotebookClient(
-        nb,
-        timeout=600,
-        kernel_name="python3",
-        resources={"metadata": {"path": str(path.parent)}},
-    )
-    client.on_cell_executed = after
-    client.execute()
+    run(nb, path, timeout=600, on_cell_executed=after)
     log.unlink(missing_ok=True)
     return found
 
