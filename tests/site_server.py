@@ -12,6 +12,13 @@ from pathlib import Path
 TEXT = (".html", ".js", ".css", ".json", ".svg", ".txt", ".map")
 
 
+@functools.lru_cache(maxsize=512)
+def _gzipped(path: Path, mtime_ns: int) -> bytes:
+    """The compressed body, made once per file version (a page's scripts and fonts
+    are requested by every page of the survey)."""
+    return gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
+
+
 class Handler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
@@ -23,7 +30,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             and path.suffix in TEXT
             and "gzip" in self.headers.get("Accept-Encoding", "")
         ):
-            body = gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
+            body = _gzipped(path, path.stat().st_mtime_ns)
             self.send_response(200)
             self.send_header("Content-Type", self.guess_type(str(path)))
             self.send_header("Content-Encoding", "gzip")
