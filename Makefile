@@ -93,7 +93,7 @@ NBVAL := BOOK_IMAGES=skip $(BIN)/python -m pytest -q --nbval notebooks -n 2 --di
 test: install assets chromium pdf-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest -q tests --ignore=tests/test_site.py --ignore=tests/test_pdf.py --ignore=tests/test_paths.py
+	$(BIN)/python -m pytest -q -n 2 tests --ignore=tests/test_site.py --ignore=tests/test_pdf.py --ignore=tests/test_paths.py
 	@echo "nbval 1 of 2: this machine's BLAS kernel, one thread, notebook order shuffle:$(SEED)"
 	@OPENBLAS_NUM_THREADS=1 $(BIN)/python tools/blas_env.py info
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 BOOK_ORDER=shuffle:$(SEED) $(NBVAL)

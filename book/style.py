@@ -28,6 +28,36 @@ import matplotlib.pyplot as plt  # noqa: E402
 from cycler import cycler  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
 
+
+def _share_mathtext_layouts() -> None:
+    """Let every Agg renderer share one mathtext parser, and so one cache of laid-out
+    formulas. Each new figure makes a new renderer with an empty cache; a slider's
+    frames then parse the same `$10^{-4}$` tick labels again in every frame (a third of
+    a log-axis frame's layout time). Parses are keyed by text, dpi and font, so sharing
+    them changes no pixel (tests/test_book.py). Where a renderer has no such parser
+    (another matplotlib), nothing changes."""
+    from matplotlib.backends import backend_agg
+    from matplotlib.mathtext import MathTextParser
+
+    renderer = backend_agg.RendererAgg
+    if hasattr(renderer, "_book_shared_parser"):
+        return
+    renderer._book_shared_parser = None
+    init = renderer.__init__
+
+    def __init__(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        own = getattr(self, "mathtext_parser", None)
+        if isinstance(own, MathTextParser):
+            if renderer._book_shared_parser is None:
+                renderer._book_shared_parser = own
+            self.mathtext_parser = renderer._book_shared_parser
+
+    renderer.__init__ = __init__
+
+
+_share_mathtext_layouts()
+
 __all__ = [
     "PALETTE",
     "SEQUENTIAL",

@@ -201,6 +201,32 @@ def test_long_titles_wrap_to_the_figure_width():
     assert fig._suptitle.get_text().count("\n") >= 1  # wrapped, not cut
 
 
+def test_shared_mathtext_layouts_change_no_pixel():
+    """Figures share one cache of laid-out formulas (book.style): a log axis drawn
+    after another draws the same pixels as one drawn by a renderer of its own."""
+    from matplotlib.backends import backend_agg
+    from matplotlib.mathtext import MathTextParser
+
+    def pixels(own_parser: bool) -> bytes:
+        fig, ax = book.new_figure("$\\sqrt{1/b - 1/n}$ on a log axis")
+        ax.semilogy([1, 2, 3], [1e-6, 1e-3, 1])
+        fig.canvas.draw()
+        if own_parser:
+            renderer = fig.canvas.get_renderer()
+            kind = {"vector": "path", "raster": "agg"}[
+                renderer.mathtext_parser._output_type
+            ]
+            renderer.mathtext_parser = MathTextParser(kind)
+            fig.canvas.draw()
+        data = bytes(fig.canvas.buffer_rgba())
+        matplotlib.pyplot.close(fig)
+        return data
+
+    first, again, alone = pixels(False), pixels(False), pixels(True)
+    assert backend_agg.RendererAgg._book_shared_parser is not None
+    assert first == again == alone
+
+
 def test_mathtext_survives_wrapping():
     fig = _fig(
         title="An error that falls as $\\sqrt{1/b - 1/n}$ " + "and keeps falling " * 5
