@@ -103,7 +103,7 @@ test: install assets chromium pdf-deps
 	env $$other OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(NBVAL)
 	$(BIN)/python tools/ci_config.py _build/test-config.yml
 	$(BIN)/jupyter-book build . -W --keep-going --config _build/test-config.yml --path-output _build/test
-	$(BIN)/python -m pytest -q tests/test_site.py tests/test_pdf.py tests/test_paths.py
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile tests/test_site.py tests/test_pdf.py tests/test_paths.py
 
 ## make soak: nbval on every BLAS kernel this CPU runs, each with one and two threads, in shuffled
 ## orders, the odd runs with numpy's widest SIMD dispatch disabled too; then make matrix, and

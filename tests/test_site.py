@@ -295,7 +295,7 @@ async def _survey_pages(server: str, paths: list[str], at_once: int = 2) -> dict
     whole_code = code_sample(paths)
     async with async_playwright() as p:
         browser = await p.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox"]
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
         )
         todo, found = list(paths), {}
 
