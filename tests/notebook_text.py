@@ -7,7 +7,7 @@ import json
 import re
 from pathlib import Path
 
-import book.toc
+import book.site.toc
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -32,7 +32,7 @@ LOOSE_DECIMAL = re.compile(r"(?<![\w.`/-])\d+\.\d+(?![\w.`])")
 
 
 def toc_docs() -> list[str]:
-    return book.toc.toc_docs(ROOT)
+    return book.site.toc.toc_docs(ROOT)
 
 
 def notebooks() -> list[Path]:

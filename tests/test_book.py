@@ -22,8 +22,8 @@ from book import (  # noqa: E402
     new_figure,
     show,
     slider,
-    sphinxext,  # noqa: E402
 )
+from book.site import sphinxext  # noqa: E402
 
 
 # check --------------------------------------------------------------------------------
@@ -533,7 +533,7 @@ def test_heatmap_names_bad_input(M, kw, message):
 
 # toc ----------------------------------------------------------------------------------
 def test_toc_lists_chapters_in_book_order(tmp_path):
-    from book.toc import toc_docs, toc_notebooks
+    from book.site.toc import toc_docs, toc_notebooks
 
     (tmp_path / "_toc.yml").write_text(
         "format: jb-book\nroot: intro\nparts:\n"
@@ -795,7 +795,7 @@ def test_glossary_has_a_to_z_and_letter_sections(tmp_path):
 def test_bibliography_labels_are_author_year():
     import pybtex.database
 
-    from book.bibstyle import AuthorYearLabelStyle
+    from book.site.bibstyle import AuthorYearLabelStyle
 
     bib = pybtex.database.parse_string(
         r"""

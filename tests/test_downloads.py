@@ -1,4 +1,4 @@
-"""The first cell and the downloadable copy (book/downloads.py, tools/colab_cell.py)."""
+"""The first cell and the downloadable copy (book/site/downloads.py, tools/colab_cell.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import yaml
 
-from book import downloads as d
+from book.site import downloads as d
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))

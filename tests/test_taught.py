@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import save  # noqa: E402
 
-from book.toc import toc_notebooks  # noqa: E402
+from book.site.toc import toc_notebooks  # noqa: E402
 
 NOTEBOOKS = toc_notebooks(ROOT)
 

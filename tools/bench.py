@@ -59,7 +59,7 @@ def notebook_times() -> dict[str, float]:
     import nbformat
     from execute import run
 
-    from book.toc import toc_notebooks
+    from book.site.toc import toc_notebooks
 
     cores = str(os.cpu_count() or 1)
     os.environ.update(

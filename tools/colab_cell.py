@@ -5,7 +5,7 @@ Where `book` is installed (a checkout, `make lab`, Binder, CI) the cell does not
 Elsewhere (Colab, a notebook copied out of the repository) it installs `book` from the
 repository that _config.yml names, and only from it; while none is named it stops with a
 message that says what to do. The copy a reader downloads from the site carries `book`
-in this cell instead (book/downloads.py, at build time). The cell is tagged
+in this cell instead (book/site/downloads.py, at build time). The cell is tagged
 `remove-cell`, so the site hides it. Adding the cell shifts the execution counts by one;
 outputs do not change, so nothing is re-run.
 
@@ -21,7 +21,7 @@ from pathlib import Path
 import nbformat
 import yaml
 
-from book.toc import toc_notebooks
+from book.site.toc import toc_notebooks
 
 ROOT = Path(__file__).resolve().parents[1]
 TAG = "book-bootstrap"
@@ -29,7 +29,7 @@ TAG = "book-bootstrap"
 
 def cell_source(cfg: dict | None = None) -> str:
     sys.path.insert(0, str(ROOT))
-    from book.downloads import repo_url, stored_cell_source
+    from book.site.downloads import repo_url, stored_cell_source
 
     if cfg is None:
         cfg = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))

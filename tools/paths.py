@@ -292,7 +292,7 @@ def _exec(path: str, timeout: str) -> int:
 
 def stored_notebooks() -> list[Path]:
     sys.path.insert(0, str(ROOT))
-    from book.sphinxext import toc_notebooks
+    from book.site.sphinxext import toc_notebooks
 
     return [ROOT / f"{d}.ipynb" for d in toc_notebooks(ROOT)]
 

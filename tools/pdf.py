@@ -13,7 +13,7 @@ Steps: jupyter-book builds the single-page HTML from the stored outputs (executi
 as the test build); a loopback server serves it, and every request to another host is
 refused; the page is given a title page, a contents list, a page per part and one line
 under each slider saying what it varies (its controls are hidden by
-book/static/print.css); the print is made twice, the first to learn on which page each
+book/site/static/print.css); the print is made twice, the first to learn on which page each
 chapter starts, for the contents. A JSON summary is written beside it.
 """
 
@@ -37,7 +37,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from book.sphinxext import pdf_name  # noqa: E402
+from book.site.sphinxext import pdf_name  # noqa: E402
 
 OUT = ROOT / "_build" / "pdf"
 CHROMIUM = "/usr/bin/chromium"

@@ -19,13 +19,13 @@ import yaml
 from jupyter_cache import get_cache
 from jupyter_cache.executors import load_executor
 
-import book.toc
+import book.site.toc
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def toc_notebooks() -> list[Path]:
-    return book.toc.toc_notebooks(ROOT)
+    return book.site.toc.toc_notebooks(ROOT)
 
 
 def main(cache_dir: Path) -> int:

@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from book.toc import toc_notebooks  # noqa: E402
+from book.site.toc import toc_notebooks  # noqa: E402
 
 MARK = re.compile(r"^# @save(?:[ \t]+(?P<module>[a-z_]+))?[ \t]*$")
 MODULES = {

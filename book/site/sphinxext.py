@@ -5,8 +5,8 @@
 - ``claims.md`` gets every ``ok`` line the notebooks printed, with a link to its page,
   then the source claims that reproduce, from ``confirmed.yml``
   (errata.yml lists errors only).
-- Every page gets the print stylesheet (``book/static/print.css``), and the download
-  menu offers the whole-book PDF that ``make pdf`` builds (tools/pdf.py).
+- Every page gets the print stylesheet (``book/site/static/print.css``), and the
+  download menu offers the whole-book PDF that ``make pdf`` builds (tools/pdf.py).
 - The bibliography's labels are author-year, as the text cites
   (``bibtex_default_style: book``).
 - After the HTML is written, a cell's ``ok`` lines fold into one "N checks hold" line,
@@ -454,7 +454,8 @@ def _postprocess(app, exception):
         new = quiet_numbers(new)
         if new != text:
             page.write_text(new, encoding="utf-8")
-    from . import downloads, page_fonts
+    from .. import page_fonts
+    from . import downloads
 
     page_fonts.main(out, pages=written)
     downloads.rewrite_sources(
@@ -504,7 +505,7 @@ def pdf_name(root: Path) -> str:
 
 
 def _print_css(app, config):
-    """The print stylesheet ships from book/static beside what site-assets/ holds."""
+    """The print stylesheet ships from book/site/static beside site-assets/."""
     if str(STATIC) not in [str(p) for p in config.html_static_path]:
         config.html_static_path.append(str(STATIC))
     app.add_css_file("print.css", media="print")

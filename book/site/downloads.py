@@ -1,7 +1,7 @@
 """The notebook a reader downloads from the site runs on its own and
 reads well in plain Jupyter.
 
-The build (book/sphinxext.py, after the HTML is written) rewrites the ``.ipynb`` copies
+The build (book/site/sphinxext.py, after the HTML is written) rewrites the ``.ipynb`` copies
 in ``_sources/``, which the page's download button serves. Each copy gets:
 
 - the helper package ``book/`` carried inside its first code cell (a base64 zip of the
@@ -28,10 +28,9 @@ import zipfile
 from pathlib import Path
 
 TAG = "book-bootstrap"
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parents[1]  # book/, whose modules a download carries
 #: Modules of book/ that the build needs and a reader does not
 # (they import yaml, Sphinx).
-NOT_CARRIED = {"sphinxext.py", "downloads.py"}
 MARK = "# book: carried"
 
 
@@ -87,8 +86,6 @@ def package_zip(package: Path = PACKAGE) -> bytes:
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
         for f in sorted(package.glob("*.py")):
-            if f.name in NOT_CARRIED:
-                continue
             info = zipfile.ZipInfo(f"book/{f.name}", date_time=(2000, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             z.writestr(info, f.read_bytes())
