@@ -130,13 +130,13 @@ paths: install
 	$(BIN)/python tools/paths.py
 
 ## make canary: the newest release of every dependency on Python 3.12 (Colab's Python), then nbval.
-## make oldest: the oldest versions the book declares (requirements-oldest.txt, Python 3.10).
+## make oldest: the oldest versions the book declares (requirements-oldest.txt, Python 3.11).
 ## make matrix: both. Not part of make test; run them on a schedule to hear early about a release.
 # The first interpreter of that version that starts (a pyenv shim may exist and refuse to run).
 find_python = $(shell for p in $$(command -v python$(1)) $(HOME)/.pyenv/versions/$(1)*/bin/python$(1); do \
 	"$$p" -c "" 2>/dev/null && { echo "$$p"; break; }; done)
 PY312 ?= $(call find_python,3.12)
-PY310 ?= $(call find_python,3.10)
+PY311 ?= $(call find_python,3.11)
 ENV_NBVAL = -m pytest -q --nbval notebooks -n 2 --dist loadfile --nbval-current-env \
 	--nbval-sanitize-with tests/nbval-sanitize.cfg
 
@@ -149,8 +149,8 @@ canary:
 	.venv-canary/bin/python $(ENV_NBVAL)
 
 oldest:
-	@test -n "$(PY310)" || { echo "make oldest needs python3.10 (set PY310=...)"; exit 2; }
-	rm -rf .venv-oldest && $(PY310) -m venv .venv-oldest
+	@test -n "$(PY311)" || { echo "make oldest needs python3.11 (set PY311=...)"; exit 2; }
+	rm -rf .venv-oldest && $(PY311) -m venv .venv-oldest
 	.venv-oldest/bin/pip install --quiet --disable-pip-version-check -r requirements-oldest.txt
 	.venv-oldest/bin/python tools/blas_env.py info
 	.venv-oldest/bin/python $(ENV_NBVAL)
