@@ -541,6 +541,22 @@ def test_dark_mode_follows_the_system_and_leaves_figures_unfiltered(browser, ser
         ctx.close()
 
 
+def test_sources_are_named_not_hashed():
+    """Readers see the source texts by name (the blog series, the course, the
+    textbook chapter), linked to the sources page, never by their file names."""
+    hashed = re.compile(r"\b00[0-9]_[0-9a-f]{16}\.txt")
+    bad = [
+        p.relative_to(SITE).as_posix()
+        for p in SITE.rglob("*.html")
+        if hashed.search(p.read_text(encoding="utf-8"))
+    ]
+    assert not bad, f"pages that name a source by its file: {bad}"
+    errata = (SITE / "errata.html").read_text(encoding="utf-8")
+    for name in ("the blog series", "the course", "the textbook chapter"):
+        assert name in errata or name in (SITE / "claims.html").read_text("utf-8"), name
+    assert 'href="sources.html#source-' in errata
+
+
 def test_errata_table_fits_a_phone(browser, server):
     ctx = browser.new_context(viewport={"width": 390, "height": 844})
     page = ctx.new_page()

@@ -109,6 +109,28 @@ def _letter_id(c: str) -> str:
     return c.lower() if c.isalpha() and c.isascii() else "other"
 
 
+#: The source files (../shared/seeds/, named by hash in errata.yml and confirmed.yml)
+#: by the names a reader sees, each with its section of the sources page.
+SOURCE_NAMES = {
+    "000_8d6a6cb1044eb12c.txt": ("the blog series", "source-blog-series"),
+    "003_f5c0d122b8100c3e.txt": ("the course", "source-course"),
+    "002_a97c616dcc95a683.txt": ("the textbook chapter", "source-textbook-chapter"),
+}
+
+
+def source_name(where: str) -> str:
+    """An entry's `source` as a reader reads it: the file's name becomes the text's
+    name, linked to the sources page (`002_....txt, section 48.1.5` ->
+    `the textbook chapter, section 48.1.5`)."""
+    text = " ".join(str(where).split())
+    for file, (name, label) in SOURCE_NAMES.items():
+        if file in text:
+            return text.replace(file, f"{{ref}}`{name} <{label}>`")
+    raise ValueError(
+        f"source {where!r} names none of the source files {list(SOURCE_NAMES)}"
+    )
+
+
 def errata_text(root: Path) -> str:
     entries = load_yaml_list(
         root / "errata.yml", ("source", "claim", "measured", "where")
@@ -131,7 +153,7 @@ def errata_text(root: Path) -> str:
         k = cell_for_numbers(root / f"{doc}.ipynb", str(e["measured"]))
         rows += [
             f"* - {' '.join(str(e['claim']).split())}",
-            f"  - {e['source']}",
+            f"  - {source_name(e['source'])}",
             f"  - {' '.join(str(e['measured']).split())}",
             f"  - {{doc}}`/{doc}` {_cell_link(doc, k)}",
         ]
@@ -267,7 +289,7 @@ def confirmed_text(root: Path) -> str:
     for e in entries:
         doc = e["where"].strip().lstrip("/")
         out.append(
-            f"- {' '.join(str(e['claim']).split())} ({e['source']}): "
+            f"- {' '.join(str(e['claim']).split())} ({source_name(e['source'])}): "
             f"{' '.join(str(e['measured']).split())} {{doc}}`/{doc}`"
         )
     return "\n".join(out) + "\n"
