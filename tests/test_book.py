@@ -434,6 +434,26 @@ def test_real_glossary_and_errata_parse():
     assert "Source claims that reproduce" in sphinxext.claims_text(root)
 
 
+def test_cells_are_numbered_with_their_tags_and_toggles_named_by_their_text():
+    html = (
+        '<div class="cell docutils container">a</div>'
+        '<div class="cell tag_hide-input docutils container">'
+        '<details class="admonition hide above-input">'
+        '<summary aria-label="Toggle hidden content">'
+        '<p class="collapsed admonition-title">Show code</p></summary></details></div>'
+        '<div class="cell tag_remove-output tag_x docutils container">c</div>'
+        '<div class="cell_input docutils container">not a cell</div>'
+    )
+    out = sphinxext.number_cells(html)
+    assert re.findall(r'class="(cell[^"]*)" id="cell-(\d+)"', out) == [
+        ("cell docutils container", "1"),
+        ("cell tag_hide-input docutils container", "2"),
+        ("cell tag_remove-output tag_x docutils container", "3"),
+    ]
+    named = sphinxext.name_code_toggles(out)
+    assert "aria-label" not in named and "<summary>" in named
+
+
 def test_matrix_markdown():
     from book import matrix_markdown
 

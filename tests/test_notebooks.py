@@ -342,6 +342,33 @@ def test_text_source_is_in_sync(path):
     )
 
 
+# A line of a cell that draws: a figure shown, or a slider made.
+_DRAWS = re.compile(r"^\s*(?:show|slider)\(", re.M)
+
+
+@pytest.mark.parametrize("path", NBS, ids=IDS)
+def test_drawing_code_is_folded(path):
+    """A cell that draws a figure or a slider folds its code behind "Show code"
+    (tag hide-input): the reader sees the figure, and opens the code on request.
+    A hidden cell (remove-cell) is not folded as well."""
+    shown, both = [], []
+    for k, c in enumerate(
+        (c for c in load(path)["cells"] if c["cell_type"] == "code"), start=1
+    ):
+        tags = c.get("metadata", {}).get("tags", [])
+        if "remove-cell" in tags:
+            if "hide-input" in tags:
+                both.append(k)
+            continue
+        if _DRAWS.search(source(c)) and "hide-input" not in tags:
+            shown.append(source(c).strip().splitlines()[0][:60])
+    assert not both, f"{path.name}: code cells {both} are both removed and folded"
+    assert not shown, (
+        f"{path.name}: cells that draw but show their code (add `:tags: [hide-input]` "
+        f"in the .md): {shown}"
+    )
+
+
 def test_errata_list_errors_only():
     """A confirmation ("the four values reproduce, but ...")
     belongs in confirmed.yml."""

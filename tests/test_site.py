@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import statistics
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlparse
@@ -22,6 +23,9 @@ import pytest
 from site_server import serve
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import code_share  # noqa: E402
+
 SITE = Path(os.environ.get("BOOK_SITE", ROOT / "_build" / "test" / "_build" / "html"))
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
@@ -302,7 +306,11 @@ async def _survey_pages(server: str, paths: list[str], at_once: int = 2) -> dict
         async def tab():
             """One tab that visits pages in turn (routing disables the HTTP cache, so
             each visit is a cold load; a tab is reused to spare a renderer start)."""
-            page = await browser.new_page()
+            # 1280 px (Playwright's default, set here because the code-share goal is
+            # measured at this width)
+            page = await browser.new_page(
+                viewport={"width": code_share.WIDTH, "height": 720}
+            )
             now = {}
 
             async def finished(r):
@@ -329,6 +337,7 @@ async def _survey_pages(server: str, paths: list[str], at_once: int = 2) -> dict
                 now.update(outside=[], errors=[], weights=[])
                 await page.goto(f"{server}/{path}", wait_until="load")
                 await page.evaluate(READY)
+                code = await page.evaluate(code_share.MEASURE)
                 await page.add_script_tag(path=str(AXE))
                 axe = await page.evaluate(AXE_RUN, path in whole_code)
                 found[path] = dict(
@@ -337,6 +346,7 @@ async def _survey_pages(server: str, paths: list[str], at_once: int = 2) -> dict
                     axe=axe,
                     sliders=await page.locator(".book-slider").count(),
                     dead_sliders=await page.evaluate(DEAD_SLIDERS),
+                    code=code,
                 )
                 await page.goto("about:blank")
                 found[path]["bytes"] = sum(now["weights"])
@@ -387,6 +397,20 @@ def test_no_serious_accessibility_violations(survey):
     bad = {p: r["axe"] for p, r in survey.items() if r["axe"]}
     assert not bad, (
         "axe-core serious/critical violations:\n" + json.dumps(bad, indent=1)[:4000]
+    )
+
+
+def test_code_is_folded_to_a_fifth_of_the_page(survey):
+    """Visible code input takes at most a fifth of a page with code (median) and never
+    more than 30 %, at 1280 px; a code cell shows 88 columns without scrolling sideways
+    (tools/code_share.py prints the table)."""
+    results = {p: r["code"] for p, r in survey.items()}
+    median, worst, bad = code_share.goal(results)
+    assert not bad, (
+        f"median {median:.1%}, largest {worst:.1%}:\n"
+        + "\n".join(bad)
+        + "\n\n"
+        + code_share.table(results)
     )
 
 
@@ -641,4 +665,77 @@ def test_numbers_in_prose_read_as_prose(browser, server):
             and styles["border"] == "0px"
         ), styles
         assert "tabular-nums" in styles["num"], styles
+        ctx.close()
+
+
+FOLDED = "div.cell details.hide.above-input"
+
+
+def test_a_link_to_a_folded_cell_lands_on_its_output(browser, server):
+    """The claims page links to the cell that prints each number. Where that cell's
+    code is folded, the link lands on the output, in view and not under the header,
+    and the toggle opens the code."""
+    claims = (SITE / "claims.html").read_text(encoding="utf-8")
+    target = None
+    for href, cell in re.findall(r'href="([^"#]+\.html)#(cell-\d+)"', claims):
+        page_html = (SITE / href).read_text(encoding="utf-8")
+        if re.search(
+            rf'<div class="cell [^"]*tag_hide-input[^"]*" id="{cell}">', page_html
+        ):
+            target = f"{href}#{cell}"
+            break
+    assert target, "no claim links to a cell whose code is folded"
+    page, outside, errors = open_offline(browser, server, target, wait="load")
+    page.evaluate(READY)
+    page.wait_for_timeout(200)
+    seen = page.evaluate(
+        """(id) => { const c = document.getElementById(id);
+        const out = c.querySelector('div.cell_output'), input = c.querySelector('div.cell_input');
+        const r = out.getBoundingClientRect(), y = Math.min(r.top + 8, innerHeight - 1);
+        const hit = document.elementFromPoint(r.left + 20, y);
+        return {out: out.checkVisibility(), input: input.checkVisibility(),
+                top: r.top, vh: innerHeight, onTop: out.contains(hit)}; }""",
+        target.split("#")[1],
+    )
+    assert seen["out"] and not seen["input"], seen
+    assert 0 <= seen["top"] < seen["vh"] and seen["onTop"], (
+        f"{target}: the output is not in view after the jump: {seen}"
+    )
+    toggle = page.locator(f"#{target.split('#')[1]} > details.above-input > summary")
+    assert toggle.inner_text().strip() == "Show code"
+    toggle.click()
+    assert toggle.inner_text().strip() == "Hide code"
+    assert page.evaluate(
+        f"document.getElementById('{target.split('#')[1]}')"
+        ".querySelector('div.cell_input').checkVisibility()"
+    ), "the toggle did not open the code"
+    assert not outside and not errors, (outside, errors)
+    page.close()
+
+
+def test_code_toggle_reads_in_both_schemes_and_fits_a_finger(browser, server):
+    """The "Show code" line passes axe's contrast check in light mode (desktop) and dark
+    mode (a phone), is named by what it says, and is a 44 px target on the phone."""
+    for scheme, width in (("light", 1280), ("dark", 390)):
+        ctx = browser.new_context(
+            color_scheme=scheme, viewport={"width": width, "height": 844}
+        )
+        page = ctx.new_page()
+        page.goto(f"{server}/{ATTENTION}", wait_until="load")
+        page.add_script_tag(path=str(AXE))
+        found = page.evaluate(
+            """async (sel) => {
+            const s = [...document.querySelectorAll(sel)];
+            const r = await axe.run({include: s.map(e => [e])},
+                                    {runOnly: {type: 'rule', values: ['color-contrast']}});
+            return {n: s.length, bad: r.violations.map(v => v.nodes.length),
+                    labels: s.filter(e => e.hasAttribute('aria-label')).length,
+                    heights: s.map(e => e.getBoundingClientRect().height)}; }""",
+            f"{FOLDED} > summary",
+        )
+        assert found["n"] > 0, "no folded code on the attention page"
+        assert not found["bad"], f"{scheme}: toggles fail the contrast check: {found}"
+        assert not found["labels"], "a toggle's aria-label hides what it says"
+        if width < 500:
+            assert min(found["heights"]) >= 44, found["heights"]
         ctx.close()

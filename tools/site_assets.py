@@ -92,6 +92,44 @@ details.book-checks > div.highlight { margin-top: 0.3em; }
 html { --book-ok-text: #00573f; --book-ok-bg: #e3f3ec; }
 html[data-theme=dark] { --book-ok-text: #9be0c4; --book-ok-bg: #143a2e; }
 
+/* Code cells: ruff's 88 columns fit the content column at desktop width (652 px inside the
+   box at 1280 px): IBM Plex Mono at 12 px is 7.2 px a character, 634 px a line. Outputs take the
+   same size, so a cell reads as one piece; a phone scrolls as before. Print has its own sizes. */
+@media screen {
+  div.cell div.cell_input pre, div.cell div.cell_output pre { font-size: 0.75rem; }
+}
+
+/* Folded code: a cell whose code draws, checks or prints a table keeps its output in view and
+   its code behind one quiet line, "Show code", set like the checks' line but grey. */
+div.cell details.hide.above-input { margin: 0.3em 0 0.4em; padding: 0; border: 0; border-radius: 0;
+  background: none; overflow: visible; box-shadow: none !important; }
+.bd-main .bd-content .bd-article-container div.cell details.hide.above-input > summary {
+  display: inline-flex; align-items: center; gap: 0.5em; min-height: 2em; margin: 0;
+  padding: 0 0.8em; border: 1px solid var(--book-fold-border); border-radius: 999px;
+  list-style: none; cursor: pointer; font-size: 0.85em; color: var(--book-fold-text);
+  background: var(--book-fold-bg); }
+div.cell details.hide.above-input > summary::-webkit-details-marker { display: none; }
+div.cell details.hide.above-input > summary::before { content: ""; flex: none; width: 0.4em;
+  height: 0.4em; border-right: 2px solid currentColor; border-bottom: 2px solid currentColor;
+  transform: translateX(-0.1em) rotate(-45deg); transition: transform 0.15s; }
+div.cell details.hide.above-input[open] > summary::before {
+  transform: translateY(-0.15em) rotate(45deg); }
+div.cell details.hide.above-input > summary > p.admonition-title { margin: 0; padding: 0;
+  border: 0; background: none; color: inherit; font-size: inherit; font-weight: 400;
+  line-height: 1.2; position: static; }
+div.cell details.hide.above-input > summary > p.admonition-title::before,
+div.cell details.hide.above-input > summary > p.admonition-title::after { content: none; display: none; }
+.bd-main .bd-content .bd-article-container div.cell details.hide.above-input > summary:hover {
+  color: var(--pst-color-text-base); border-color: var(--pst-color-text-muted); }
+div.cell details.hide.above-input > summary:focus-visible { outline: 3px solid #E69F00; outline-offset: 2px; }
+div.cell details.hide.above-input[open] > summary { margin-bottom: 0.3em; }
+div.cell details.hide.above-input > div.cell_input { margin: 0; }
+/* A finger needs 44 px. */
+@media (pointer: coarse), (max-width: 540px) {
+  .bd-main .bd-content .bd-article-container div.cell details.hide.above-input > summary { min-height: 44px; } }
+html { --book-fold-text: #4a5058; --book-fold-bg: #f4f5f7; --book-fold-border: #d5d9de; }
+html[data-theme=dark] { --book-fold-text: #c3c9d1; --book-fold-bg: #1d2229; --book-fold-border: #3a424c; }
+
 /* Numbers in prose: a computed number reads as part of the sentence, not as code. */
 code.literal.book-num { font-family: inherit; font-size: inherit; color: inherit;
   background: none; border: 0; padding: 0; font-variant-numeric: tabular-nums lining-nums;

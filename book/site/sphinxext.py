@@ -429,6 +429,30 @@ def quiet_numbers(html_text: str) -> str:
     return _CODE.sub(mark, html_text)
 
 
+# A code cell as myst-nb writes it; a tagged cell carries its tags as classes
+# (`cell tag_hide-input docutils container`).
+_CELL_DIV = re.compile(r'<div class="(cell(?: tag_[\w-]+)* docutils container)">')
+
+
+def number_cells(html_text: str) -> str:
+    """Give every shown code cell its anchor, `cell-1` on, in page order: the errata
+    and claims pages link to the cell that prints a number (tagged cells count too)."""
+    counter = iter(range(1, 100_000))
+    return _CELL_DIV.sub(
+        lambda m: f'<div class="{m.group(1)}" id="cell-{next(counter)}">', html_text
+    )
+
+
+# myst-nb names every fold's toggle "Toggle hidden content" (aria-label), which hides
+# what the toggle visibly says ("Show code") from a screen reader.
+_HIDDEN_LABEL = '<summary aria-label="Toggle hidden content">'
+
+
+def name_code_toggles(html_text: str) -> str:
+    """Let a folded input's toggle be named by its visible text."""
+    return html_text.replace(_HIDDEN_LABEL, "<summary>")
+
+
 _FONTAWESOME_JS = re.compile(
     r'\s*<script[^>]*src="[^"]*fontawesome\.js[^"]*"[^>]*></script>'
 )
@@ -444,6 +468,8 @@ def _postprocess(app, exception):
       doc-biblioentry already.
     - Fold each output's `ok` lines into "N checks hold" (fold_checks), and mark inline
       code that holds only a number (quiet_numbers).
+    - Number the code cells (number_cells), and name a folded input's toggle by what
+      it says (name_code_toggles).
     - Cut per-page font subsets for text beyond Latin (book/page_fonts.py).
     """
     if exception is not None or app.builder.format != "html":
@@ -460,19 +486,13 @@ def _postprocess(app, exception):
         new = _FONTAWESOME_JS.sub("", text)
         doc = page.relative_to(out).with_suffix("").as_posix()
         if doc in notebooks and 'id="cell-1"' not in new:
-            counter = iter(range(1, 100_000))
-            new = re.sub(
-                r'<div class="cell docutils container">',
-                lambda m: (
-                    f'<div class="cell docutils container" id="cell-{next(counter)}">'
-                ),
-                new,
-            )
+            new = number_cells(new)
         new = new.replace(
             '<div role="list" class="citation-list">', '<div class="citation-list">'
         )
         if doc in notebooks:
             new = fold_checks(new)
+            new = name_code_toggles(new)
         new = quiet_numbers(new)
         if new != text:
             page.write_text(new, encoding="utf-8")
