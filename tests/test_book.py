@@ -408,10 +408,17 @@ def test_glossary_and_errata_render(tmp_path):
     text = sphinxext.glossary_text(tmp_path)
     assert ":::{glossary}\n:sorted:" in text and "{doc}`/notebooks/a`" in text
     (tmp_path / "errata.yml").write_text(
-        "- claim: x is 2\n  source: s.txt part 1\n  measured: x is "
-        "3\n  where: notebooks/a\n"
+        "- claim: x is 2\n  source: 003_f5c0d122b8100c3e.txt, lesson 17\n"
+        "  measured: x is 3\n  where: notebooks/a\n"
     )
-    assert "x is 3" in sphinxext.errata_text(tmp_path)
+    text = sphinxext.errata_text(tmp_path)
+    assert "x is 3" in text
+    assert "{ref}`the course <source-course>`, lesson 17" in text
+    (tmp_path / "errata.yml").write_text(
+        "- claim: x\n  source: s.txt part 1\n  measured: y\n  where: notebooks/a\n"
+    )
+    with pytest.raises(ValueError, match="s.txt part 1"):
+        sphinxext.errata_text(tmp_path)
 
 
 def test_glossary_rejects_duplicates_and_gaps(tmp_path):
