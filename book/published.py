@@ -7,42 +7,29 @@ quote two copies. What a page teaches (the counting, the ratios) stays on the pa
 
 from __future__ import annotations
 
+
 # Llama 3.1 (Llama 3 paper, Table 3; the 8B values are those of
 # the released config.json).
+def _llama_3_1(d: int, layers: int, heads: int, d_ff: int) -> dict:
+    """One size; every size shares the vocabulary, the eight key-value heads of 128
+    dimensions, the RoPE base and untied embeddings."""
+    return dict(
+        vocab=128256,
+        d=d,
+        layers=layers,
+        heads=heads,
+        kv_heads=8,
+        head_dim=128,
+        d_ff=d_ff,
+        rope_base=500_000.0,
+        tied=False,
+    )
+
+
 LLAMA_3_1 = {
-    "8B": dict(
-        vocab=128256,
-        d=4096,
-        layers=32,
-        heads=32,
-        kv_heads=8,
-        head_dim=128,
-        d_ff=14336,
-        rope_base=500_000.0,
-        tied=False,
-    ),
-    "70B": dict(
-        vocab=128256,
-        d=8192,
-        layers=80,
-        heads=64,
-        kv_heads=8,
-        head_dim=128,
-        d_ff=28672,
-        rope_base=500_000.0,
-        tied=False,
-    ),
-    "405B": dict(
-        vocab=128256,
-        d=16384,
-        layers=126,
-        heads=128,
-        kv_heads=8,
-        head_dim=128,
-        d_ff=53248,
-        rope_base=500_000.0,
-        tied=False,
-    ),
+    "8B": _llama_3_1(d=4096, layers=32, heads=32, d_ff=14336),
+    "70B": _llama_3_1(d=8192, layers=80, heads=64, d_ff=28672),
+    "405B": _llama_3_1(d=16384, layers=126, heads=128, d_ff=53248),
 }
 
 # "Attention Is All You Need", Table 2: model, EN-DE BLEU, EN-FR BLEU, EN-DE training
