@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import book.site.toc
+from book.site.sphinxext import NUMBER, cell_output_text
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -17,7 +18,6 @@ ROOT = Path(__file__).resolve().parents[1]
 NUMBER_SPAN = re.compile(
     r"^[\s<>=~≈±+\-−×x*/^()%,.:0-9eE]*\d[\s<>=~≈±+\-−×x*/^()%,.:0-9eE]*$"
 )
-NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+]?\d+)?")
 BACKTICKS = re.compile(r"``?([^`\n]+?)``?")
 FENCE = re.compile(r"^(```|~~~|:::).*?^\1\s*$", re.S | re.M)
 MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.S)
@@ -49,18 +49,10 @@ def source(cell) -> str:
 
 
 def output_text(cell) -> str:
-    parts = []
-    for out in cell.get("outputs", []):
-        if "text" in out:
-            parts.append(
-                "".join(out["text"]) if isinstance(out["text"], list) else out["text"]
-            )
-        data = out.get("data", {})
-        for mime in ("text/plain", "text/html", "text/markdown", "text/latex"):
-            if mime in data:
-                v = data[mime]
-                parts.append("".join(v) if isinstance(v, list) else v)
-    return DATA_URI.sub("data:", "\n".join(parts))
+    text = cell_output_text(
+        cell, ("text/plain", "text/html", "text/markdown", "text/latex")
+    )
+    return DATA_URI.sub("data:", text)
 
 
 def haystack(nb: dict) -> str:

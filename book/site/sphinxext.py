@@ -177,21 +177,24 @@ def rendered_code_cells(nb_path: Path) -> list[dict]:
     ]
 
 
-def _cell_text(cell) -> str:
+def cell_output_text(cell, mimes=("text/plain", "text/markdown")) -> str:
+    """What a notebook cell printed: its streams and its `mimes` outputs, joined. The
+    errata read plain text and markdown; the prose tests (tests/notebook_text.py) read
+    HTML and LaTeX too."""
     parts = []
     for out in cell.get("outputs", []):
         if "text" in out:
             parts.append(
                 "".join(out["text"]) if isinstance(out["text"], list) else out["text"]
             )
-        for mime in ("text/plain", "text/markdown"):
+        for mime in mimes:
             v = out.get("data", {}).get(mime)
             if v:
                 parts.append("".join(v) if isinstance(v, list) else v)
     return "\n".join(parts)
 
 
-_NUM = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+]?\d+)?")
+NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 
 def cell_for_numbers(nb_path: Path, text: str) -> int | None:
@@ -201,12 +204,12 @@ def cell_for_numbers(nb_path: Path, text: str) -> int | None:
         not nb_path.exists()
     ):  # a missing page is reported by Sphinx (and by tests/test_notebooks.py)
         return None
-    wanted = {n.replace(",", "") for n in _NUM.findall(text)} - {
+    wanted = {n.replace(",", "") for n in NUMBER.findall(text)} - {
         str(y) for y in range(1900, 2100)
     }
     best, best_k = 0, None
     for k, cell in enumerate(rendered_code_cells(nb_path), start=1):
-        have = {n.replace(",", "") for n in _NUM.findall(_cell_text(cell))}
+        have = {n.replace(",", "") for n in NUMBER.findall(cell_output_text(cell))}
         hits = len(wanted & have)
         if hits > best:
             best, best_k = hits, k
@@ -261,7 +264,7 @@ def claims_text(root: Path) -> str:
         lines = [
             (k, ln[3:].strip())
             for k, cell in enumerate(cells, start=1)
-            for ln in _cell_text(cell).splitlines()
+            for ln in cell_output_text(cell).splitlines()
             if ln.startswith("ok ")
         ]
         if not lines:
