@@ -1,15 +1,22 @@
 """Which BLAS kernel and SIMD level numpy uses here, and which others this CPU can run.
 
-The printed numbers of the book must not depend on either, so `make test` runs nbval
-twice: once as the machine is, once on another BLAS kernel with numpy's widest SIMD
-dispatch switched off. `make soak` runs every kernel this CPU can execute.
+The printed numbers of the book must not depend on either. The stored outputs were made
+on one kernel (each notebook records it, `book.made_with.kernel`), so `make test` runs
+nbval once, on a configuration that did not make them: the machine as it is, if its own
+kernel is not the one that stored the outputs (what a reader on this machine gets), and
+otherwise another BLAS kernel with numpy's widest SIMD dispatch switched off. Either way
+every make test compares two configurations: the one that stored each digit and the one
+that re-computes it. `make soak` runs every kernel this CPU can execute.
 
-    python tools/blas_env.py info  # one line: BLAS library, kernel, threads; numpy SIMD
-    python tools/blas_env.py other # env assignments for the second nbval run
-    python tools/blas_env.py all   # one line of env assignments per runnable kernel
+    python tools/blas_env.py info   # one line: BLAS library, kernel, threads; numpy SIMD
+    python tools/blas_env.py second # env assignments for make test's nbval run
+    python tools/blas_env.py why    # one line: why second chose what it chose
+    python tools/blas_env.py other  # env assignments for another kernel, SIMD narrowed
+    python tools/blas_env.py all    # one line of env assignments per runnable kernel
 
-`other` and `all` print nothing to force where the platform has no OpenBLAS kernels to
-choose from (the runs then use the machine's own); `info` always says what is in use.
+`other`, `second` and `all` print nothing to force where the platform has no OpenBLAS
+kernels to choose from (the runs then use the machine's own); `info` always says what
+is in use.
 """
 
 from __future__ import annotations
@@ -19,6 +26,9 @@ import os
 import platform
 import subprocess
 import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # OpenBLAS's names for x86-64 kernels, newest first. A kernel the CPU cannot execute
 # either fails to start or is replaced by OpenBLAS: both are detected and skipped.
@@ -114,6 +124,36 @@ def other() -> str:
     return " ".join(env)
 
 
+def stored_kernels(root: Path = ROOT) -> set[str]:
+    """The BLAS kernels that made the stored notebooks' outputs (tools/execute.py
+    records one per notebook), lower case; "not recorded" where a notebook has none."""
+    kernels = set()
+    for path in sorted((root / "notebooks").glob("*/*.ipynb")):
+        meta = json.loads(path.read_text(encoding="utf-8")).get("metadata", {})
+        kernel = meta.get("book", {}).get("made_with", {}).get("kernel")
+        kernels.add(kernel.lower() if kernel else "not recorded")
+    return kernels
+
+
+def second(root: Path = ROOT) -> tuple[str, str]:
+    """Env assignments for make test's nbval run, and why: the machine as it is when its
+    kernel made none of the stored outputs, else another kernel with SIMD narrowed."""
+    own = probe()
+    if own is None:
+        raise SystemExit("blas_env: numpy does not start in this interpreter")
+    stored = stored_kernels(root)
+    if own["kernel"] and own["kernel"].lower() not in stored:
+        return "", (
+            f"this machine's own kernel {own['kernel']} stored none of the outputs "
+            f"(they were stored on {', '.join(sorted(stored))}): run as a reader here would"
+        )
+    env = other()
+    return env, (
+        f"this machine's kernel {own['kernel']} stored the outputs: run on another "
+        f"configuration ({env or 'none available, the machine as it is'})"
+    )
+
+
 def main(argv: list[str]) -> int:
     what = argv[0] if argv else "info"
     if what == "info":
@@ -121,6 +161,10 @@ def main(argv: list[str]) -> int:
         print("numpy does not start" if info is None else describe(info))
     elif what == "other":
         print(other())
+    elif what == "second":
+        print(second()[0])
+    elif what == "why":
+        print(second()[1])
     elif what == "all":
         for name in runnable_kernels():
             print(f"OPENBLAS_CORETYPE={name}")

@@ -13,7 +13,7 @@ and measures with one script per page (no screenshots):
   shown code blocks scroll sideways at this width.
 
 Prints a table, then the goal: on the pages that have code, a median share of at most
-20 % and no page above 30 %. Exits 1 if the goal is missed (tests/test_site.py asserts
+20 % and no page above 30 %. Exits 1 if the goal is missed (tests/test_survey.py asserts
 the same numbers from the same script, measured in its page survey).
 """
 
