@@ -24,7 +24,8 @@ sys.path.insert(0, str(ROOT / "tools"))
 import paths  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-LAB_NOTEBOOK = ROOT / "notebooks" / "part3" / "48-04-scaled-dot-product.ipynb"
+# a light page with a slider: JupyterLab runs all of it before the knob moves
+LAB_NOTEBOOK = ROOT / "notebooks" / "part3" / "48-08-ffn-residual-norm.ipynb"
 DOWNLOADS = ["01-strides", "19-sampling", "48-05-masking"]
 
 
