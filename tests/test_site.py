@@ -554,3 +554,43 @@ def test_code_toggle_reads_in_both_schemes_and_fits_a_finger(browser, server):
         if width < 500:
             assert min(found["heights"]) >= 44, found["heights"]
         ctx.close()
+
+
+class _OutputText(HTMLParser):
+    """The text inside every cell output (div.cell_output), code input left out."""
+
+    def __init__(self):
+        super().__init__()
+        self.depth, self.text = 0, []
+
+    def handle_starttag(self, tag, attrs):
+        if tag != "div":
+            return
+        if self.depth:
+            self.depth += 1
+        elif "cell_output" in (dict(attrs).get("class") or "").split():
+            self.depth = 1
+
+    def handle_endtag(self, tag):
+        if tag == "div" and self.depth:
+            self.depth -= 1
+
+    def handle_data(self, data):
+        if self.depth:
+            self.text.append(data)
+
+
+def test_markdown_tables_a_cell_displays_are_tables():
+    """A table a cell displays as Markdown (48.0's sections, 48.3's matrices) reaches the
+    page as a table, not as rows of pipes (myst-nb's default CommonMark has no tables)."""
+    bad, tables = [], 0
+    for path in _pages():
+        html = (SITE / path).read_text(encoding="utf-8")
+        parser = _OutputText()
+        parser.feed(html)
+        text = "".join(parser.text)
+        if re.search(r"\|\s*:?-{3,}:?\s*\|", text):
+            bad.append(path)
+        tables += html.count('<table class="table">')
+    assert not bad, f"Markdown tables shown as raw pipes on: {bad}"
+    assert tables > 0, "no displayed table found on any page"
