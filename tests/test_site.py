@@ -594,3 +594,39 @@ def test_markdown_tables_a_cell_displays_are_tables():
         tables += html.count('<table class="table">')
     assert not bad, f"Markdown tables shown as raw pipes on: {bad}"
     assert tables > 0, "no displayed table found on any page"
+
+
+FIGURE = ".bd-content div.cell_output img.book-figure"
+
+
+def test_a_tapped_figure_opens_at_its_own_size_on_a_phone(browser, server):
+    """On a 390 px phone a figure is shrunk below its text size; a tap opens it at its 1x
+    width, unfiltered in dark mode, and Escape closes it. On a desktop a click does
+    nothing: the figure is already at that size."""
+    seen = {}
+    for width, scheme in ((390, "dark"), (1280, "light")):
+        ctx = browser.new_context(
+            viewport={"width": width, "height": 844}, color_scheme=scheme
+        )
+        page = ctx.new_page()
+        page.goto(f"{server}/{ATTENTION}", wait_until="load")
+        img = page.locator(FIGURE).first
+        img.scroll_into_view_if_needed()
+        shown = img.evaluate("i => i.getBoundingClientRect().width")
+        img.click()
+        page.wait_for_timeout(200)
+        opened = page.locator("dialog.book-zoom[open]")
+        seen[width] = opened.count()
+        if width == 390:
+            assert seen[width] == 1, "a tap on a figure on a phone opens no dialog"
+            big = opened.locator("img")
+            got = big.evaluate(
+                "i => [i.getBoundingClientRect().width, getComputedStyle(i).filter]"
+            )
+            assert got[0] == int(img.get_attribute("width")) > shown, (got, shown)
+            assert got[1] == "none", f"the enlarged figure is filtered: {got[1]}"
+            page.keyboard.press("Escape")
+            page.wait_for_timeout(200)
+            assert page.locator("dialog.book-zoom").count() == 0, "Escape left it open"
+        ctx.close()
+    assert seen[1280] == 0, "a click on a desktop figure opened a dialog"

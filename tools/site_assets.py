@@ -156,6 +156,20 @@ div.citation-list > div.citation { margin: 0 0 0.9em; }
 div.citation-list > div.citation > span.label { float: none; display: block; font-weight: 700; }
 div.citation-list > div.citation > p { margin-left: 1.5em; }
 
+/* On a phone a figure is shrunk to the column and its text falls below 11 px: a tap opens it
+   at the size its text was set for (its 1x width), to scroll and pinch; Escape, the button or
+   a tap on the backdrop closes it. */
+@media (max-width: 720px) {
+  html body .bd-content div.cell_output img.book-figure, html body .book-slider img { cursor: zoom-in; } }
+dialog.book-zoom { padding: 0; border: 0; width: 100vw; height: 100vh; max-width: 100vw;
+  max-height: 100vh; margin: 0; background: #fff; color: #1a1a1a; }
+dialog.book-zoom::backdrop { background: rgba(0, 0, 0, 0.6); }
+dialog.book-zoom > div { overflow: auto; width: 100%; height: calc(100% - 52px); }
+dialog.book-zoom img { display: block; max-width: none !important; height: auto !important;
+  background: #fff; filter: none !important; margin: 0 auto; }
+dialog.book-zoom > button { display: block; width: 100%; min-height: 52px; border: 0;
+  border-top: 1px solid #d5d9de; background: #f4f5f7; color: #1a1a1a; font: inherit; }
+
 /* The glossary's A-Z line. */
 nav.book-az { display: flex; flex-wrap: wrap; gap: 0.1em; margin: 0.5em 0 1.5em; }
 nav.book-az a, nav.book-az span { display: inline-block; min-width: 1.55em; padding: 0.35em 0;
@@ -194,6 +208,35 @@ BOOK_JS = """\
   document.addEventListener('input', function (e) {
     var r = e.target.closest && e.target.closest('.book-slider');
     if (r) sync(r);
+  });
+  // A phone: a tapped figure opens at its 1x width, where its text is the size it was set for.
+  var narrow = window.matchMedia('(max-width: 720px)');
+  function zoom(img) {
+    var d = document.createElement('dialog'), box = document.createElement('div'),
+        big = document.createElement('img'), close = document.createElement('button');
+    d.className = 'book-zoom';
+    d.setAttribute('aria-label', 'Enlarged figure');
+    big.src = img.getAttribute('src');
+    big.alt = img.alt;
+    big.style.width = (+img.getAttribute('width') || img.naturalWidth) + 'px';
+    close.type = 'button';
+    close.textContent = 'Close';
+    close.addEventListener('click', function () { d.close(); });
+    d.addEventListener('click', function (e) { if (e.target === d) d.close(); });
+    d.addEventListener('keydown', function (e) {
+      if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); d.close(); }
+    });
+    d.addEventListener('close', function () { d.remove(); img.focus && img.focus(); });
+    box.appendChild(big);
+    d.appendChild(box);
+    d.appendChild(close);
+    document.body.appendChild(d);
+    d.showModal();
+  }
+  document.addEventListener('click', function (e) {
+    var img = e.target.closest && e.target.closest(
+      '.bd-content div.cell_output img.book-figure, .book-slider img');
+    if (img && narrow.matches && !img.closest('dialog')) zoom(img);
   });
 })();
 """
