@@ -10,7 +10,7 @@ import os as _os
 from . import slider as slider_module  # noqa: F401  (the module, for tests)
 from .checks import ClaimFailed, check
 from .figures import heatmap
-from .fmt import bound, fixed, matrix_markdown, order
+from .fmt import bound, fixed, matrix_markdown, order, table
 from .slider import slider, widget_mode
 from .style import (
     CONCEPT,
@@ -34,6 +34,7 @@ __all__ = [
     "heatmap",
     "matrix_markdown",
     "order",
+    "table",
     "PALETTE",
     "CONCEPT",
     "colour",

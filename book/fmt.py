@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 
-__all__ = ["bound", "fixed", "matrix_markdown", "order"]
+__all__ = ["bound", "fixed", "matrix_markdown", "order", "table"]
 
 _FLOORS = {10.0**-k for k in range(1, 31)}
 
@@ -126,3 +127,55 @@ def matrix_markdown(M, name: str, rows, cols, digits: int = 4) -> str:
     return head + "\n".join(
         f"| {r} | " + " | ".join(cell(v) for v in row) + " |" for r, row in zip(rows, M)
     )
+
+
+class Table:
+    """A table a cell displays: Markdown for the site, JupyterLab and Colab (columns
+    of numbers right-aligned), aligned text where only text is shown. nbval compares
+    both."""
+
+    def __init__(self, header, rows):
+        header = [str(h) for h in header]
+        rows = [[str(c) for c in row] for row in rows]
+        if not header or not rows:
+            raise ValueError(
+                f"table: needs a header and rows, got {len(header)} and {len(rows)}"
+            )
+        bad = [i for i, row in enumerate(rows) if len(row) != len(header)]
+        if bad:
+            raise ValueError(
+                f"table: row {bad[0]} has {len(rows[bad[0]])} cells, the header has "
+                f"{len(header)}"
+            )
+        self.header, self.rows = header, rows
+        self.numeric = [
+            all(_NUMERIC.match(row[i]) for row in rows) for i in range(len(header))
+        ]
+
+    def _repr_markdown_(self) -> str:
+        def line(cells):
+            return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+
+        rule = "| " + " | ".join("---:" if n else "---" for n in self.numeric) + " |"
+        return "\n".join([line(self.header), rule] + [line(r) for r in self.rows])
+
+    def __repr__(self) -> str:
+        columns = zip(self.header, *self.rows, strict=True)
+        widths = [max(len(c) for c in col) for col in columns]
+
+        def line(cells):
+            return "  ".join(
+                c.rjust(w) if n else c.ljust(w)
+                for c, w, n in zip(cells, widths, self.numeric, strict=True)
+            ).rstrip()
+
+        return "\n".join([line(self.header)] + [line(r) for r in self.rows])
+
+
+_NUMERIC = re.compile(r"^[-+]?[\d,]*\.?\d+(?:e[-+]?\d+)?%?[KMGTB]?$|^-$")
+
+
+def table(header, rows) -> Table:
+    """`display(table(["model", "weights"], [["base", "63.1M"], ...]))`: one row per
+    list, every cell already formatted as the page prints it."""
+    return Table(header, rows)

@@ -883,3 +883,22 @@ def test_links_named_by_path_show_the_page_title():
     )
     sphinxext._doc_links_show_titles(app, para, "execution")
     assert [r.astext() for r in para.children] == ["8. Attention", "elsewhere"]
+
+
+def test_table_is_markdown_for_pages_and_aligned_text_for_consoles():
+    from book import table
+
+    t = table(["model", "weights", "gap"], [["base", "63,082,496", "-3.0%"]])
+    assert t._repr_markdown_().splitlines() == [
+        "| model | weights | gap |",
+        "| --- | ---: | ---: |",
+        "| base | 63,082,496 | -3.0% |",
+    ]
+    assert repr(t).splitlines() == [
+        "model     weights    gap",
+        "base   63,082,496  -3.0%",
+    ]
+    with pytest.raises(ValueError, match="row 0 has 1 cells, the header has 2"):
+        table(["a", "b"], [["1"]])
+    with pytest.raises(ValueError, match="needs a header and rows"):
+        table(["a"], [])
