@@ -186,6 +186,9 @@ def test_downloaded_notebooks_run_alone():
     nbs = paths.downloads(DOWNLOADS)
     assert len(nbs) == len(DOWNLOADS)
     with ThreadPoolExecutor(max_workers=2) as pool:
-        results = list(pool.map(lambda nb: paths.run_one(nb, py), nbs))
+        # 120 s, not make paths' 600: each runs in 5-25 s. Twice (2026-12-01) a run stalled,
+        # kernel and client both idle, until the timeout, and then passed; not diagnosed.
+        # A stall then costs make test two minutes, not ten.
+        results = list(pool.map(lambda nb: paths.run_one(nb, py, timeout=120), nbs))
     bad = [f"{nb.stem}: {err}" for nb, (ok, _, err) in zip(nbs, results) if not ok]
     assert not bad, "\n".join(bad)
