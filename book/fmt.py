@@ -123,10 +123,9 @@ def matrix_markdown(M, name: str, rows, cols, digits: int = 4) -> str:
     def cell(v):
         return "-inf" if np.isneginf(v) else f"{v:.{digits}f}"
 
-    head = f"| {name} | " + " | ".join(cols) + " |\n|---|" + "---:|" * len(cols) + "\n"
-    return head + "\n".join(
-        f"| {r} | " + " | ".join(cell(v) for v in row) + " |" for r, row in zip(rows, M)
-    )
+    return Table(
+        [name, *cols], [[r, *(cell(v) for v in row)] for r, row in zip(rows, M)]
+    )._repr_markdown_()
 
 
 class Table:
@@ -172,7 +171,7 @@ class Table:
         return "\n".join([line(self.header)] + [line(r) for r in self.rows])
 
 
-_NUMERIC = re.compile(r"^[-+]?[\d,]*\.?\d+(?:e[-+]?\d+)?%?[KMGTB]?$|^-$")
+_NUMERIC = re.compile(r"^[-+]?[\d,]*\.?\d+(?:e[-+]?\d+)?%?[KMGTB]?$|^-$|^[-+]?inf$")
 
 
 def table(header, rows) -> Table:

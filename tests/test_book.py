@@ -469,7 +469,7 @@ def test_matrix_markdown():
     )
     assert text.splitlines() == [
         "| S | x | y |",
-        "|---|---:|---:|",
+        "| --- | ---: | ---: |",
         "| a | 1.00 | -inf |",
         "| b | 0.50 | 2.00 |",
     ]
