@@ -324,8 +324,14 @@ def _static(draw, alt, spec, first, dpi, names=None):
 
 
 def _live(draw, alt, spec, first, dpi, names=None):
+    """The controls and an HTML widget that holds the current frame.
+
+    Each move redraws the frame and sets the widget's value. No Output widget: an
+    nbclient-based runner (jupyter nbconvert --execute, papermill, the book's own path
+    tests) mimics one by sending on the shell channel while it waits for the cell's
+    reply there, and that reply can then wait out the whole cell timeout
+    (jupyter/nbclient#312; measured here, a 30-cell notebook stalled in every run)."""
     import ipywidgets as w
-    from IPython.display import display
 
     from .style import _Figure
 
@@ -350,11 +356,26 @@ def _live(draw, alt, spec, first, dpi, names=None):
         for k, vals in spec.items()
     }
 
-    def render(**kw):
-        display(_Figure(_frame(draw, kw, _densities(dpi)[0]), _alt_for(alt, kw)))
+    def frame_html(kw):
+        return _Figure(
+            _frame(draw, kw, _densities(dpi)[0]), _alt_for(alt, kw)
+        )._repr_html_()
 
-    out = w.interactive_output(render, controls)
-    return w.VBox([w.HBox(list(controls.values())), out])
+    picture = w.HTML(frame_html(first))  # a bad first frame raises in the cell
+
+    def redraw(_change):
+        kw = {k: c.value for k, c in controls.items()}
+        try:
+            picture.value = frame_html(kw)
+        except Exception as e:  # a widget callback's error reaches no cell: show it
+            picture.value = (
+                '<pre class="book-slider-error">'
+                f"{html.escape(f'{type(e).__name__}: {e}')}</pre>"
+            )
+
+    for c in controls.values():
+        c.observe(redraw, names="value")
+    return w.VBox([w.HBox(list(controls.values())), picture])
 
 
 def slider(draw, alt, *, start=None, dpi: int | None = None, names=None, **knobs):

@@ -356,6 +356,40 @@ def test_slider_live_mode_builds_widgets(monkeypatch):
     assert type(w).__name__ == "VBox"
 
 
+def _widgets(w):
+    yield w
+    for child in getattr(w, "children", ()):
+        yield from _widgets(child)
+
+
+def test_live_slider_redraws_without_an_output_widget():
+    """Moving the knob sets the picture's HTML; no Output widget anywhere, because
+    nbclient-based runners stall on one (jupyter/nbclient#312)."""
+    import ipywidgets
+
+    w = book.slider_module._live(
+        _draw, "Line with slope {a} drawn.", {"a": [1, 2]}, {"a": 1}, 72
+    )
+    assert not any(isinstance(x, ipywidgets.Output) for x in _widgets(w))
+    knob, picture = w.children[0].children[0], w.children[1]
+    assert 'alt="Line with slope 1 drawn."' in picture.value
+    knob.value = 2
+    assert 'alt="Line with slope 2 drawn."' in picture.value
+
+
+def test_live_slider_shows_a_redraw_error_in_the_picture():
+    def draw(a):
+        if a == 2:
+            raise ValueError(f"a must not be 2, got {a!r}")
+        return _draw(a)
+
+    w = book.slider_module._live(
+        draw, "Line with slope {a} drawn.", {"a": [1, 2]}, {"a": 1}, 72
+    )
+    w.children[0].children[0].value = 2
+    assert "ValueError: a must not be 2, got 2" in w.children[1].value
+
+
 def test_widget_mode_rejects_unknown(monkeypatch):
     monkeypatch.setenv("BOOK_WIDGETS", "sometimes")
     with pytest.raises(ValueError, match="'sometimes'"):

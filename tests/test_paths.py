@@ -136,17 +136,13 @@ def test_jupyterlab_runs_a_slider_live(lab):
             ".widget-slider .noUi-handle, .widget-slider .ui-slider-handle"
         ).first
         handle.wait_for(timeout=60_000)
-        figure = page.locator(
-            ".jupyter-widgets-output-area img.book-figure, "
-            ".widget-output img.book-figure"
-        ).first
+        figure = page.locator(".widget-html img.book-figure").first
         figure.wait_for(timeout=60_000)
         before = figure.get_attribute("src")
         handle.focus()
         page.keyboard.press("ArrowRight")
         page.wait_for_function(
-            """(old) => { const i = document.querySelector(
-                 '.jupyter-widgets-output-area img.book-figure, .widget-output img.book-figure');
+            """(old) => { const i = document.querySelector('.widget-html img.book-figure');
                return i && i.getAttribute('src') !== old; }""",
             arg=before,
             timeout=30_000,
@@ -186,9 +182,9 @@ def test_downloaded_notebooks_run_alone():
     nbs = paths.downloads(DOWNLOADS)
     assert len(nbs) == len(DOWNLOADS)
     with ThreadPoolExecutor(max_workers=2) as pool:
-        # 120 s, not make paths' 600: each runs in 5-25 s. Twice (2026-12-01) a run stalled,
-        # kernel and client both idle, until the timeout, and then passed; not diagnosed.
-        # A stall then costs make test two minutes, not ten.
+        # 120 s, not make paths' 600: each runs in 5-25 s. A cell whose reply waits out
+        # the timeout fails the run (tools/paths.py: jupyter/nbclient#312, which the live
+        # slider no longer triggers; it stalled three runs before it was found).
         results = list(pool.map(lambda nb: paths.run_one(nb, py, timeout=120), nbs))
     bad = [f"{nb.stem}: {err}" for nb, (ok, _, err) in zip(nbs, results) if not ok]
     assert not bad, "\n".join(bad)

@@ -256,6 +256,31 @@ def run_one(
     return r.returncode == 0, took, (err[-1] if err and r.returncode else "")
 
 
+class _CellClock:
+    """Seconds from each code cell's request to the client's receipt of its reply, by
+    cell index (nbclient's own timing metadata holds the kernel's send times)."""
+
+    def __init__(self):
+        self.started, self.took = {}, {}
+
+    def start(self, cell, cell_index, **_):
+        self.started[cell_index] = time.monotonic()
+
+    def stop(self, cell, cell_index, **_):
+        self.took[cell_index] = time.monotonic() - self.started[cell_index]
+
+    def waited_out(self, nb, timeout: int):
+        """The first code cell (1-based) whose reply came after 90 % of the timeout.
+
+        A reply that waits out the timeout arrives at its end and raises nothing
+        (jupyter/nbclient#312: the client sends on the shell channel while it waits
+        on it, and misses the reply until its poll times out); without this check
+        such a run would pass."""
+        code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+        late = [code.index(i) + 1 for i, t in self.took.items() if t >= 0.9 * timeout]
+        return min(late) if late else None
+
+
 def _exec(path: str, timeout: str) -> int:
     """In the reader's folder: execute the notebook with the 'python3'
     kernel, write nothing back."""
@@ -264,14 +289,23 @@ def _exec(path: str, timeout: str) -> int:
     from nbclient.exceptions import CellExecutionError
 
     nb = nbformat.read(path, as_version=4)
+    clock = _CellClock()
     client = NotebookClient(
         nb,
         timeout=int(timeout),
         kernel_name="python3",
         resources={"metadata": {"path": str(Path(path).parent)}},
+        on_cell_execute=clock.start,
+        on_cell_executed=clock.stop,
     )
     try:
         client.execute()
+        slow = clock.waited_out(nb, int(timeout))
+        if slow:
+            print(
+                f"code cell {slow}: waited out the {timeout} s timeout", file=sys.stderr
+            )
+            return 1
     except CellExecutionError as e:
         import re
 
