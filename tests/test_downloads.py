@@ -99,6 +99,13 @@ def test_standalone_copy(tmp_path):
     assert "{term}" not in text and "{cite" not in text
     assert out["cells"][-1]["source"].startswith("## References")
     assert nb != out  # the stored notebook is untouched
+    ids = [c.get("id") for c in out["cells"]]
+    assert None not in ids and len(set(ids)) == len(ids), (
+        "nbformat 4.5 wants unique ids"
+    )
+    import nbformat
+
+    nbformat.validate(nbformat.from_dict(out))
 
 
 def test_carried_fonts_match_npm():

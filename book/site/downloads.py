@@ -260,6 +260,7 @@ def standalone(nb: dict, bib: dict[str, dict], zipped: bytes) -> dict:
     )
     if boot is None:
         boot = {
+            "id": "book-carried",
             "cell_type": "code",
             "execution_count": None,
             "metadata": {"tags": [TAG]},
@@ -278,6 +279,7 @@ def standalone(nb: dict, bib: dict[str, dict], zipped: bytes) -> dict:
     if cited:
         cells.append(
             {
+                "id": "book-references",  # nbformat 4.5: every cell has an id
                 "cell_type": "markdown",
                 "metadata": {},
                 "source": references_markdown(cited, bib),
