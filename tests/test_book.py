@@ -56,6 +56,27 @@ def test_check_nan_never_passes():
         check("nan is not close to anything", float("nan"), 0.0, tol=1.0)
 
 
+@pytest.mark.parametrize(
+    "text, rows",
+    [
+        ("scale 0.03: ratio 0.97, at depth 20 0.99, level 4.4e-02", set()),
+        ("one sentence\nanother, with [1, 2]", set()),
+        ("d     sd    max\n4     0.1   0.9", {0, 1}),
+        (
+            "a heading\nlayer_norm(x)   [-0.34, 1.37]\nsoftmax(x)      [0.1, 0.9]",
+            {1, 2},
+        ),
+        ("rows:\n  a 1\n  b 2", {1, 2}),
+        ("width 8: [4.     3.5353 2.5637]", set()),
+    ],
+)
+def test_printed_columns_keep_their_layout_and_sentences_wrap(text, rows):
+    assert sphinxext.column_rows(text.split("\n")) == rows
+    wrapped = sphinxext.wrap_sentences(text)
+    assert wrapped.count('<span class="book-wrap">') == text.count("\n") + 1 - len(rows)
+    assert re.sub(r"</?span[^>]*>", "", wrapped) == text
+
+
 @pytest.mark.parametrize("claim", ["", "   ", None, 3, "two\nlines"])
 def test_check_rejects_bad_claims(claim):
     with pytest.raises(ValueError, match="claim"):
@@ -801,13 +822,19 @@ def test_fold_checks_mixed_keeps_other_lines_in_order():
         _OUT.format("a = 1\nok a is one\nb = 2\nok b is two\n")
     )
     kept, folded = html.split("<details", 1)
-    assert "a = 1\nb = 2\n</pre>" in kept and "ok" not in kept
+    assert "a = 1\nb = 2\n</pre>" in re.sub(r"</?span[^>]*>", "", kept)
+    assert "ok a" not in kept
     assert "2 checks hold" in folded and "ok a is one\nok b is two\n" in folded
 
 
 def test_fold_checks_leaves_other_output_and_is_idempotent():
     plain = _OUT.format("loss 0.3\nokay then\n")
-    assert sphinxext.fold_checks(plain) == plain
+    assert sphinxext.fold_checks(plain) == plain.replace(
+        "loss 0.3\nokay then",
+        '<span class="book-wrap">loss 0.3</span>\n<span class="book-wrap">okay then</span>',
+    )
+    twice = sphinxext.fold_checks(sphinxext.fold_checks(plain))
+    assert twice == sphinxext.fold_checks(plain)
     once = sphinxext.fold_checks(_OUT.format("x\nok y\n"))
     assert sphinxext.fold_checks(once) == once
 

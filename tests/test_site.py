@@ -412,6 +412,26 @@ def test_errata_table_fits_a_phone(browser, server):
     ctx.close()
 
 
+def test_printed_sentences_wrap_on_a_phone(browser, server):
+    """Printed sentences and lists (lesson 17 prints token lists up to 126 characters
+    long) wrap on a 390 px phone: no sentence line reaches past its output's edge, and
+    a block made only of sentences does not scroll sideways."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    page.goto(f"{server}/notebooks/part2/17-tokenization.html", wait_until="load")
+    found = page.evaluate("""() => [...document.querySelectorAll(
+            'div.cell_output pre span.book-wrap')].map(s => {
+            const pre = s.closest('pre'), box = pre.getBoundingClientRect();
+            const right = Math.max(...[...s.getClientRects()].map(r => r.right));
+            return {over: right - (box.left + pre.clientWidth), lines: s.getClientRects().length,
+                    text: s.textContent.slice(0, 50)}; })""")
+    assert len(found) >= 5, found
+    wide = [f for f in found if f["over"] > 1]
+    assert not wide, f"printed sentences run off a phone: {wide}"
+    assert any(f["lines"] > 1 for f in found), "no long sentence wrapped"
+    ctx.close()
+
+
 def test_ok_lines_fold_and_cell_links_still_land(browser, server):
     html = (SITE / ATTENTION).read_text(encoding="utf-8")
     assert re.search(

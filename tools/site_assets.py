@@ -89,6 +89,10 @@ details.book-checks > summary::after { content: "show"; font-size: 0.85em; opaci
 details.book-checks[open] > summary::after { content: "hide"; }
 details.book-checks > summary:focus-visible { outline: 3px solid #E69F00; outline-offset: 2px; }
 details.book-checks > div.highlight { margin-top: 0.3em; }
+/* A printed sentence or list wraps at the column's edge instead of running off it (a phone
+   shows about 45 characters); rows laid out in columns keep their layout, and scroll where
+   they must (book.site.sphinxext.wrap_sentences marks which lines are which). */
+div.cell_output pre span.book-wrap { white-space: pre-wrap; overflow-wrap: break-word; }
 html { --book-ok-text: #00573f; --book-ok-bg: #e3f3ec; }
 html[data-theme=dark] { --book-ok-text: #9be0c4; --book-ok-bg: #143a2e; }
 

@@ -18,6 +18,7 @@ Keeping the data in YAML lets every chapter add its entries without editing a pa
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -370,22 +371,70 @@ _STREAM = re.compile(
 )
 
 
+_GAP = re.compile(r"(?<=\S)  +(?=\S)")
+
+
+def column_rows(lines: list[str]) -> set[int]:
+    """The lines that are rows of columns: a line that starts a field after a gap of
+    two or more spaces at the same column as the line above or below it, an indented
+    line, or a line of two or more gaps next to a row (a heading over right-aligned
+    numbers). The rest are sentences and lists, which may wrap."""
+    starts = [{m.end() for m in _GAP.finditer(ln)} for ln in lines]
+    rows = {
+        i
+        for i in range(len(lines))
+        for j in (i - 1, i + 1)
+        if 0 <= j < len(lines) and starts[i] & starts[j]
+    }
+    rows |= {i for i, ln in enumerate(lines) if ln.startswith("  ") and len(lines) > 1}
+    headings = {  # a line of two or more gaps next to rows: their heading
+        i for i in range(len(lines)) if len(starts[i]) >= 2 and ({i - 1, i + 1} & rows)
+    }
+    return rows | headings
+
+
+def wrap_sentences(text: str) -> str:
+    """Printed text (HTML-escaped) with each sentence line in a span that may wrap at
+    the column's edge (class book-wrap); rows of columns keep their layout."""
+    if "<" in text:  # coloured (ANSI) output: leave it as it is
+        return text
+    lines = text.split("\n")
+    end = lines.pop() if lines and lines[-1] == "" else None
+    rows = column_rows([html.unescape(ln) for ln in lines])
+    out = [
+        ln if i in rows or not ln else f'<span class="book-wrap">{ln}</span>'
+        for i, ln in enumerate(lines)
+    ]
+    return "\n".join(out + ([end] if end is not None else []))
+
+
 def fold_checks(html_text: str) -> str:
-    """Fold the `ok` lines of each printed output into one line that opens to the list.
+    """Fold the `ok` lines of each printed output into one line that opens to the list,
+    and let its sentence lines wrap (wrap_sentences) rather than run off a narrow
+    screen.
 
     An output made only of `ok` lines becomes "N checks hold"; in a mixed output the
     other lines stay as printed, in order, and the `ok` lines fold below them. The
     notebooks keep printing every line, so nbval still compares them.
     """
 
+    def kept_block(lines):
+        return (
+            '<div class="highlight"><pre><span></span>'
+            + wrap_sentences("\n".join(lines))
+            + "</pre></div>"
+        )
+
     def fold(m):
+        if "book-wrap" in m.group(2):  # folded already
+            return m.group(0)
         lines = m.group(2).split("\n")
         end = [""] if lines and lines[-1] == "" else []
         body = lines[:-1] if end else lines
         ok = [ln for ln in body if ln.startswith("ok ")]
-        if not ok:
-            return m.group(0)
         rest = [ln for ln in body if not ln.startswith("ok ")]
+        if not ok:
+            return m.group(1) + kept_block(lines)
         n = len(ok)
         summary = f"{n} check{'' if n == 1 else 's'} hold{'s' if n == 1 else ''}"
         checks = (
@@ -394,13 +443,7 @@ def fold_checks(html_text: str) -> str:
             + "\n".join(ok + end)
             + "</pre></div></details>"
         )
-        kept = (
-            '<div class="highlight"><pre><span></span>'
-            + "\n".join(rest + end)
-            + "</pre></div>"
-            if rest
-            else ""
-        )
+        kept = kept_block(rest + end) if rest else ""
         return m.group(1) + kept + checks
 
     return _STREAM.sub(fold, html_text)
