@@ -18,6 +18,7 @@ Keeping the data in YAML lets every chapter add its entries without editing a pa
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import re
@@ -329,10 +330,25 @@ def _inputs_digest(root: Path, docname: str) -> str:
     return h.hexdigest()
 
 
+def _machinery_digest() -> str:
+    """A digest of the site machinery's own code (book/site/*.py)."""
+    h = hashlib.sha256()
+    for f in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
 def _outdated_generated(app, env, added, changed, removed):
+    """Pages to read again: a generated page whose inputs changed, and every page when
+    the site machinery changed (an incremental build would keep pages its old code
+    made, folded and wrapped)."""
     old = getattr(env, "book_generated_digests", {})
     new = {d: _inputs_digest(_root(app), d) for d in GENERATED if d in env.found_docs}
     env.book_generated_digests = new
+    machinery = _machinery_digest()
+    if getattr(env, "book_machinery_digest", None) != machinery:
+        env.book_machinery_digest = machinery
+        return sorted(env.found_docs)
     return [d for d, digest in new.items() if old.get(d) != digest]
 
 
