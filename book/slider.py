@@ -330,7 +330,7 @@ def _live(draw, alt, spec, first, dpi, names=None):
     nbclient-based runner (jupyter nbconvert --execute, papermill, the book's own path
     tests) mimics one by sending on the shell channel while it waits for the cell's
     reply there, and that reply can then wait out the whole cell timeout
-    (jupyter/nbclient#312; measured here, a 30-cell notebook stalled in every run)."""
+    (jupyter/nbclient#312; measured here, a 30-cell notebook stalled in 2 of 5 runs)."""
     import ipywidgets as w
 
     from .style import _Figure

@@ -442,8 +442,6 @@ def fold_checks(html_text: str) -> str:
         )
 
     def fold(m):
-        if "book-wrap" in m.group(2):  # folded already
-            return m.group(0)
         lines = m.group(2).split("\n")
         end = [""] if lines and lines[-1] == "" else []
         body = lines[:-1] if end else lines
