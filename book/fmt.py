@@ -133,7 +133,10 @@ class Table:
     of numbers right-aligned), aligned text where only text is shown. nbval compares
     both."""
 
-    def __init__(self, header, rows):
+    def __init__(self, header, rows, title=None):
+        if title is not None and (not isinstance(title, str) or not title.strip()):
+            raise ValueError(f"table: title must be a non-empty string, got {title!r}")
+        self.title = title
         header = [str(h) for h in header]
         rows = [[str(c) for c in row] for row in rows]
         if not header or not rows:
@@ -156,7 +159,10 @@ class Table:
             return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
 
         rule = "| " + " | ".join("---:" if n else "---" for n in self.numeric) + " |"
-        return "\n".join([line(self.header), rule] + [line(r) for r in self.rows])
+        above = [f"**{self.title}**", ""] if self.title else []
+        return "\n".join(
+            above + [line(self.header), rule] + [line(r) for r in self.rows]
+        )
 
     def __repr__(self) -> str:
         columns = zip(self.header, *self.rows, strict=True)
@@ -168,13 +174,20 @@ class Table:
                 for c, w, n in zip(cells, widths, self.numeric, strict=True)
             ).rstrip()
 
-        return "\n".join([line(self.header)] + [line(r) for r in self.rows])
+        above = [self.title] if self.title else []
+        return "\n".join(above + [line(self.header)] + [line(r) for r in self.rows])
 
 
-_NUMERIC = re.compile(r"^[-+]?[\d,]*\.?\d+(?:e[-+]?\d+)?%?[KMGTB]?$|^-$|^[-+]?inf$")
+_NUMBER = r"[-+]?[\d,]*\.?\d+(?:e[-+]?\d+)?"
+#: A cell of numbers: a number (with a %, or a K/M/G/T/B suffix), a range of two
+# ("0.489-0.722"), "-" for none, or inf. Such columns are right-aligned, and the site
+# keeps each of their cells on one line.
+_NUMERIC = re.compile(rf"^{_NUMBER}%?[KMGTB]?$|^{_NUMBER}-{_NUMBER}$|^-$|^[-+]?inf$")
 
 
-def table(header, rows) -> Table:
+def table(header, rows, title=None) -> Table:
     """`display(table(["model", "weights"], [["base", "63.1M"], ...]))`: one row per
-    list, every cell already formatted as the page prints it."""
-    return Table(header, rows)
+    list, every cell already formatted as the page prints it. `title`, if given, is a
+    line above the table that says what its numbers are (a printed line would not stay
+    beside it: the site gathers a cell's printed lines into one block)."""
+    return Table(header, rows, title)

@@ -959,6 +959,13 @@ def test_table_is_markdown_for_pages_and_aligned_text_for_consoles():
         "model     weights    gap",
         "base   63,082,496  -3.0%",
     ]
+    ranged = table(["L", "range"], [["6", "0.665-0.781"], ["20", "-"]])
+    assert ranged._repr_markdown_().splitlines()[1] == "| ---: | ---: |"
+    titled = table(["a"], [["1"]], title="what a is")
+    assert titled._repr_markdown_().splitlines()[:2] == ["**what a is**", ""]
+    assert repr(titled).splitlines()[0] == "what a is"
+    with pytest.raises(ValueError, match="title must be a non-empty string, got ''"):
+        table(["a"], [["1"]], title="")
     with pytest.raises(ValueError, match="row 0 has 1 cells, the header has 2"):
         table(["a", "b"], [["1"]])
     with pytest.raises(ValueError, match="needs a header and rows"):

@@ -93,6 +93,9 @@ details.book-checks > div.highlight { margin-top: 0.3em; }
    shows about 45 characters); rows laid out in columns keep their layout, and scroll where
    they must (book.site.sphinxext.wrap_sentences marks which lines are which). */
 div.cell_output pre span.book-wrap { white-space: pre-wrap; overflow-wrap: break-word; }
+/* A displayed table's columns of numbers (right-aligned, book.table) never break inside a
+   number or a range such as 0.489-0.722; the table scrolls in its own box instead. */
+div.cell_output td.text-right { white-space: nowrap; }
 html { --book-ok-text: #00573f; --book-ok-bg: #e3f3ec; }
 html[data-theme=dark] { --book-ok-text: #9be0c4; --book-ok-bg: #143a2e; }
 
