@@ -1,5 +1,6 @@
-"""Part 12 runs its seeds on a leading array axis. Here that code is checked against the
-plain one-seed code it replaced: seeds 0, 1 and 2, every wiring, every layer."""
+"""Part 12 runs every depth as a prefix of one long stack: the depth-L gradients are
+taken after layer L of the 96-block run. Here that is checked against stacks of exactly
+L freshly drawn blocks, and the page's runner is shown to refuse depths it cannot run."""
 
 from __future__ import annotations
 
@@ -12,9 +13,7 @@ import pytest
 from notebook_text import ROOT, load, source
 
 NB = ROOT / "notebooks/part1/12-wiring.ipynb"
-RTOL = (
-    1e-12  # float64 rounding only: the sums run in another order, nothing else differs
-)
+RTOL = 1e-12  # the same operations in the same order: only the graph's length differs
 
 
 @pytest.fixture(scope="module")
@@ -36,17 +35,24 @@ def page():
     raise AssertionError("12-wiring: no cell runs `runs = run_all()`")
 
 
-def test_batched_run_matches_each_seed_alone(page):
-    depth = 24
-    batched = page["run_all"](seeds=[0, 1, 2], depths=[depth])
-    for i, seed in enumerate([0, 1, 2]):
+@pytest.mark.parametrize("seed", [0, 4])
+def test_each_depth_is_a_stack_of_its_own(page, seed):
+    depths = [6, 20]
+    run = page["run_seed"](seed, depths=depths)
+    for depth in depths:
         x0, target, drawn = page["draw_one"](seed, depth)
         for wiring in page["WIRINGS"]:
             blocks = [page["as_vars"](p) for p in drawn]
             outs = page["stack"](x0, blocks, wiring)
             page["loss_at"](outs[-1], target, wiring).backward()
             alone = page["grad_norms"](blocks)
-            got = batched[i][wiring]
+            got = run[wiring]
             np.testing.assert_allclose(got["norms"][depth], alone, rtol=RTOL)
             sd = np.array([o.value.std() for o in outs])
             np.testing.assert_allclose(got["sd"][:depth], sd, rtol=RTOL)
+
+
+@pytest.mark.parametrize("depths", [[], [0], [True], [6, 2.5]])
+def test_run_seed_names_a_bad_depth(page, depths):
+    with pytest.raises(ValueError, match="depths must be positive ints"):
+        page["run_seed"](0, depths=depths)
