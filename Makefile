@@ -83,32 +83,34 @@ chromium:
 NBVAL := BOOK_IMAGES=skip $(BIN)/python -m pytest -q --nbval notebooks -n 2 --dist loadfile \
 	 --nbval-sanitize-with tests/nbval-sanitize.cfg
 
-## make test: every test. Unit tests (the test build of the site runs beside them), nbval
-## (strict), then the built site and the other ways to read it (JupyterLab, a downloaded
-## notebook; make paths does every notebook). nbval runs once, in a shuffled notebook order,
-## one BLAS thread, on a configuration that did not make the stored outputs (each notebook
-## records the kernel that did): this machine as it is if its kernel made none of them (a
-## reader here), else another kernel that the CPU runs with numpy's widest SIMD dispatch off
-## (tools/blas_env.py second). No printed digit may depend on the kernel, the SIMD path or
-## the order; make soak adds every kernel and two threads.
+## make test: every test. The test build of the site (stored outputs) starts in the
+## background; beside it, one pytest session runs the unit tests and nbval (strict) on two
+## workers; then the built site and the other ways to read it (JupyterLab, a downloaded
+## notebook; make paths does every notebook). nbval runs once, in a shuffled notebook
+## order, one BLAS thread, on a configuration that did not make the stored outputs (each
+## notebook records the kernel that did): this machine as it is if its kernel made none of
+## them (a reader here), else another kernel that the CPU runs with numpy's widest SIMD
+## dispatch off (tools/blas_env.py second). The unit tests run under the same settings.
+## No printed digit may depend on the kernel, the SIMD path or the order; make soak adds
+## every kernel and two threads.
+UNIT_SKIP := --ignore=tests/test_site.py --ignore=tests/test_survey.py --ignore=tests/test_pdf.py \
+	--ignore=tests/test_paths.py
 test: install assets chromium pdf-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python tools/ci_config.py _build/test-config.yml
-	@echo "unit tests, and beside them the test build (stored outputs; log in _build/test-build.log)"
+	@echo "the test build runs in the background (stored outputs; log in _build/test-build.log)"
 	@$(BIN)/jupyter-book build . -W --keep-going --config _build/test-config.yml \
 	  --path-output _build/test >_build/test-build.log 2>&1 & build=$$!; \
-	$(BIN)/python -m pytest -q -n 2 tests --ignore=tests/test_site.py --ignore=tests/test_survey.py \
-	  --ignore=tests/test_pdf.py --ignore=tests/test_paths.py; unit=$$?; \
-	wait $$build; built=$$?; \
-	if [ $$built != 0 ]; then cat _build/test-build.log; echo "the test build failed"; fi; \
-	[ $$unit = 0 ] && [ $$built = 0 ]
-	@second="$$($(BIN)/python tools/blas_env.py second)"; \
-	echo "nbval: $$($(BIN)/python tools/blas_env.py why)"; \
+	second="$$($(BIN)/python tools/blas_env.py second)"; \
+	echo "unit tests and nbval: $$($(BIN)/python tools/blas_env.py why)"; \
 	echo "nbval: notebook order shuffle:$(SEED)"; \
 	env $$second OPENBLAS_NUM_THREADS=1 $(BIN)/python tools/blas_env.py info; \
 	env $$second OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 \
-	  BOOK_ORDER=shuffle:$(SEED) $(NBVAL)
+	  BOOK_ORDER=shuffle:$(SEED) $(NBVAL) tests $(UNIT_SKIP); tested=$$?; \
+	wait $$build; built=$$?; \
+	if [ $$built != 0 ]; then cat _build/test-build.log; echo "the test build failed"; fi; \
+	[ $$tested = 0 ] && [ $$built = 0 ]
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile tests/test_survey.py tests/test_site.py tests/test_pdf.py tests/test_paths.py
 
 ## make soak: nbval on every BLAS kernel this CPU runs, each with one and two threads, in shuffled
