@@ -139,3 +139,21 @@ def test_rewrite_is_idempotent_and_refreshes_book(tmp_path):
     d.rewrite_sources(tmp_path, ROOT)
     again = json.loads((src / "19-sampling.ipynb").read_text(encoding="utf-8"))
     assert again == json.loads(once)
+
+
+def test_a_checkout_only_page_has_no_download_copy(tmp_path):
+    """A page that reads the repository's own files (CHECKOUT_ONLY) gets no copy in
+    _sources, so no button serves a notebook that cannot run; the others are rewritten."""
+    assert d.CHECKOUT_ONLY, "nothing to test"
+    doc = next(iter(d.CHECKOUT_ONLY))
+    other = "notebooks/part3/48-05-masking"
+    for name in (doc, other):
+        f = tmp_path / "_sources" / f"{name}.ipynb"
+        f.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / f"{name}.ipynb", f)
+    done = d.rewrite_sources(tmp_path, ROOT)
+    assert not (tmp_path / "_sources" / f"{doc}.ipynb").exists()
+    assert done == [tmp_path / "_sources" / f"{other}.ipynb"]
+    for name in d.CHECKOUT_ONLY:  # each page says why, where a reader looks
+        text = (ROOT / f"{name}.md").read_text(encoding="utf-8")
+        assert "offers no download of this page" in text, name

@@ -654,3 +654,18 @@ def test_a_tapped_figure_opens_at_its_own_size_on_a_phone(browser, server):
             assert page.locator("dialog.book-zoom").count() == 0, "Escape left it open"
         ctx.close()
     assert seen[1280] == 0, "a click on a desktop figure opened a dialog"
+
+
+def test_a_notebook_is_offered_only_where_it_runs_alone():
+    """Every notebook page's download menu serves its .ipynb, and the file is there;
+    a page that runs only in a checkout (downloads.CHECKOUT_ONLY) offers neither."""
+    from book.site.downloads import CHECKOUT_ONLY
+
+    pages = [p for p in _pages() if p.startswith("notebooks/")]
+    assert pages
+    for path in pages:
+        doc = path.removesuffix(".html")
+        link = f"_sources/{doc}.ipynb" in (SITE / path).read_text(encoding="utf-8")
+        served = (SITE / "_sources" / f"{doc}.ipynb").exists()
+        want = doc not in CHECKOUT_ONLY
+        assert (link, served) == (want, want), (path, link, served)

@@ -13,7 +13,8 @@ folder unless said otherwise):
   files (no node_modules),
                    on a fresh Python 3.11 environment made as Binder makes it
                    (`pip install -r requirements.txt`, nothing from npm).
-- download: the copy the site's download button serves (_build/test/.../_sources), on an
+- download: the copy the site's download button serves (_build/test/.../_sources; every
+                   page but those that run only in a checkout, downloads.CHECKOUT_ONLY), on an
                    environment with only numpy, matplotlib, ipywidgets and ipykernel at the pinned
                    versions, with the network off (a new network namespace) and PIP_NO_INDEX=1.
 - download-colab: the same copy on Colab's stack: numpy 2.1.3,
@@ -331,8 +332,21 @@ def stored_notebooks() -> list[Path]:
     return [ROOT / f"{d}.ipynb" for d in toc_notebooks(ROOT)]
 
 
+def offered(nb: Path) -> bool:
+    """Whether the site offers a download copy of stored notebook `nb` (not for a page
+    that reads files only a checkout has: book/site/downloads.py CHECKOUT_ONLY)."""
+    from book.site.downloads import CHECKOUT_ONLY
+
+    return nb.relative_to(ROOT).with_suffix("").as_posix() not in CHECKOUT_ONLY
+
+
 def downloads(stems=None) -> list[Path]:
-    out = [SITE / "_sources" / nb.relative_to(ROOT) for nb in stored_notebooks()]
+    """The site's download copies, one per notebook it offers one for."""
+    out = [
+        SITE / "_sources" / nb.relative_to(ROOT)
+        for nb in stored_notebooks()
+        if offered(nb)
+    ]
     return [p for p in out if not stems or p.stem in stems]
 
 

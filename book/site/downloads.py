@@ -32,6 +32,13 @@ PACKAGE = Path(__file__).resolve().parents[1]  # book/, whose modules a download
 #: Modules of book/ that the build needs and a reader does not
 # (they import yaml, Sphinx).
 MARK = "# book: carried"
+#: Pages that read files only a checkout of the book has, and why. The site offers no
+#: download copy and no Colab button for them (a copy could not run anywhere else); the
+#: page says so, and runs in a checkout (make lab) and on Binder, which clones one.
+CHECKOUT_ONLY = {
+    "notebooks/part1/13-typography": "it measures the site's own font files (IBM Plex, "
+    "npm @fontsource), which come with the book's repository, not with a notebook",
+}
 
 
 # ---------------------------------------------------------------- the first cell
@@ -300,6 +307,9 @@ def rewrite_sources(outdir: Path, srcdir: Path, docs=None) -> list[Path]:
     for f in sorted(sources.rglob("*.ipynb")):
         doc = f.relative_to(sources).with_suffix("").as_posix()
         if docs is not None and doc not in docs:
+            continue
+        if doc in CHECKOUT_ONLY:  # no copy that cannot run on its own
+            f.unlink()
             continue
         nb = json.loads(f.read_text(encoding="utf-8"))
         carried = next((c for c in nb.get("cells", [])[:3] if MARK in _src(c)), None)

@@ -636,6 +636,26 @@ def _pdf_button(app, pagename, templatename, context, doctree):
             )
 
 
+def _checkout_only_buttons(app, pagename, templatename, context, doctree):
+    """A page that runs only in a checkout (downloads.CHECKOUT_ONLY) offers neither its
+    notebook for download nor a Colab launch; Binder, which clones the repository,
+    stays."""
+    from .downloads import CHECKOUT_ONLY
+
+    if pagename not in CHECKOUT_ONLY:
+        return
+
+    def gone(button):
+        label = str(button.get("label", ""))
+        return label in ("download-source-button", "download-notebook-button") or (
+            str(button.get("text", "")).lower() == "colab"
+        )
+
+    for group in context.get("header_buttons", []):
+        if "buttons" in group:
+            group["buttons"] = [b for b in group["buttons"] if not gone(b)]
+
+
 def _copy_pdf(app, out: Path) -> None:
     import shutil
 
@@ -704,6 +724,7 @@ def setup(app):
     app.connect("doctree-resolved", _doc_links_show_titles)
     app.connect("config-inited", _print_css)
     app.connect("html-page-context", _pdf_button, priority=502)
+    app.connect("html-page-context", _checkout_only_buttons, priority=503)
     app.connect("config-inited", _unset_repository)
     app.connect("build-finished", _postprocess)
     app.connect("html-page-context", _no_favicon_request)
