@@ -41,8 +41,6 @@ __all__ = [
     "label_points",
     "concept_key",
     "mask_cmap",
-    "concept_key",
-    "mask_cmap",
     "SEQUENTIAL",
     "DIVERGING",
     "use",

@@ -186,5 +186,5 @@ def test_downloaded_notebooks_run_alone():
         # the timeout fails the run (tools/paths.py: jupyter/nbclient#312, which the live
         # slider no longer triggers; it stalled three runs before it was found).
         results = list(pool.map(lambda nb: paths.run_one(nb, py, timeout=120), nbs))
-    bad = [f"{nb.stem}: {err}" for nb, (ok, _, err) in zip(nbs, results) if not ok]
+    bad = [f"{nb.stem}: {err}" for nb, (ok, _, err, _) in zip(nbs, results) if not ok]
     assert not bad, "\n".join(bad)

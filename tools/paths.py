@@ -224,9 +224,9 @@ def run_one(
     folder: Path | None = None,
     timeout: int = 600,
     network: bool = False,
-) -> tuple[bool, float, str]:
-    """Run notebook `nb` top to bottom with `python`'s kernel; (ok,
-    seconds, last error line)."""
+) -> tuple[bool, float, str, float]:
+    """Run notebook `nb` top to bottom with `python`'s kernel; (ok, seconds, last error
+    line, the kernel's peak memory in MB). Over MEMORY_MB is a failure."""
     with tempfile.TemporaryDirectory(prefix="book-path-") as tmp:
         tmp = Path(tmp)
         if folder is None:
@@ -254,7 +254,12 @@ def run_one(
         )
         took = time.perf_counter() - t0
     err = (r.stdout + r.stderr).strip().splitlines()
-    return r.returncode == 0, took, (err[-1] if err and r.returncode else "")
+    peak = next(
+        (float(line.split()[2]) for line in err if line.startswith("kernel peak ")), 0.0
+    )
+    if r.returncode == 0 and peak > MEMORY_MB:
+        return False, took, f"the kernel used {peak:.0f} MB, over {MEMORY_MB} MB", peak
+    return r.returncode == 0, took, (err[-1] if err and r.returncode else ""), peak
 
 
 class _CellClock:
@@ -282,6 +287,19 @@ class _CellClock:
         return min(late) if late else None
 
 
+def _kernel_peak_mb() -> float:
+    """The largest resident memory of any child that has exited: the kernel, which
+    nbclient started from this process and has shut down."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # KiB on Linux
+
+
+#: Binder's memory limit (mybinder.org: 1 GB guaranteed, 2 GB at most); no page may need
+#: more, or a Binder reader's kernel is killed.
+MEMORY_MB = 2048
+
+
 def _exec(path: str, timeout: str) -> int:
     """In the reader's folder: execute the notebook with the 'python3'
     kernel, write nothing back."""
@@ -301,6 +319,7 @@ def _exec(path: str, timeout: str) -> int:
     )
     try:
         client.execute()
+        print(f"kernel peak {_kernel_peak_mb():.0f} MB")
         slow = clock.waited_out(nb, int(timeout))
         if slow:
             print(
@@ -416,18 +435,23 @@ def main(argv: list[str]) -> int:
         wall = time.perf_counter() - t0
         bad = [(c[0].stem, r[2]) for c, r in zip(todo, results) if not r[0]]
         failed += len(bad)
-        rows.append((path, len(todo) - len(bad), len(todo), wall, bad))
+        peak, heaviest = max((r[3], c[0].stem) for c, r in zip(todo, results))
+        slowest = max((r[1], c[0].stem) for c, r in zip(todo, results))
+        rows.append((path, len(todo) - len(bad), len(todo), wall, bad, peak, heaviest))
         print(
-            f"{path:16s} {len(todo) - len(bad):2d}/{len(todo)} ran  {wall:6.0f} s",
+            f"{path:16s} {len(todo) - len(bad):2d}/{len(todo)} ran  {wall:6.0f} s; "
+            f"slowest {slowest[1]} {slowest[0]:.0f} s; "
+            f"largest kernel {heaviest} {peak:.0f} MB",
             flush=True,
         )
         for stem, err in bad:
             print(f"    {stem}: {err[:200]}", flush=True)
     print(
-        "\n| path | notebooks that run | wall time (2 at a time) |\n| --- | --- | --- |"
+        "\n| path | notebooks that run | wall time (2 at a time) | largest kernel |\n"
+        "| --- | --- | --- | --- |"
     )
-    for path, ok, n, wall, _ in rows:
-        print(f"| {path} | {ok}/{n} | {wall:.0f} s |")
+    for path, ok, n, wall, _, peak, heaviest in rows:
+        print(f"| {path} | {ok}/{n} | {wall:.0f} s | {peak:.0f} MB ({heaviest}) |")
     return 1 if failed else 0
 
 
