@@ -23,7 +23,7 @@ import math
 import numbers
 import os
 
-from .style import DENSITY, _check_alt, render
+from .style import DENSITY, _check_alt, figure_html, render
 
 __all__ = ["slider", "widget_mode", "MAX_FRAMES", "MAX_PAYLOAD"]
 
@@ -333,8 +333,6 @@ def _live(draw, alt, spec, first, dpi, names=None):
     (jupyter/nbclient#312; measured here, a 30-cell notebook stalled in 2 of 5 runs)."""
     import ipywidgets as w
 
-    from .style import _Figure
-
     named = names or {}
 
     def description(k):
@@ -357,9 +355,7 @@ def _live(draw, alt, spec, first, dpi, names=None):
     }
 
     def frame_html(kw):
-        return _Figure(
-            _frame(draw, kw, _densities(dpi)[0]), _alt_for(alt, kw)
-        )._repr_html_()
+        return figure_html(_frame(draw, kw, _densities(dpi)[0]), _alt_for(alt, kw))
 
     picture = w.HTML(frame_html(first))  # a bad first frame raises in the cell
 
