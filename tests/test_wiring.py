@@ -55,3 +55,19 @@ def test_each_depth_is_a_stack_of_its_own(page, seed):
 def test_run_seed_names_a_bad_depth(page, depths):
     with pytest.raises(ValueError, match="depths must be positive ints"):
         page["run_seed"](0, depths=depths)
+
+
+def test_two_seeds_at_a_time_give_the_numbers_of_a_plain_loop(page):
+    """run_all runs seeds on two threads; each seed's numbers are bit for bit those of
+    run_seed alone, in the seeds' order."""
+    seeds, depths = [3, 0, 4], [6, 20]
+    both = page["run_all"](seeds, depths=depths)
+    for seed, got in zip(seeds, both):
+        want = page["run_seed"](seed, depths=depths)
+        for wiring in page["WIRINGS"]:
+            for key in ("sd", "step_var"):
+                assert np.array_equal(got[wiring][key], want[wiring][key])
+            for depth in depths:
+                assert np.array_equal(
+                    got[wiring]["norms"][depth], want[wiring]["norms"][depth]
+                )

@@ -1,0 +1,54 @@
+"""book.parallel.map_threads: results in order, the same as a loop, bad input named."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from book.parallel import map_threads
+
+
+def _product(seed):
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal((64, 64))
+    return a @ a.T
+
+
+def test_results_come_back_in_order_and_equal_a_loop():
+    seeds = [5, 1, 4, 0, 2]
+    got = map_threads(_product, seeds)
+    for g, seed in zip(got, seeds):
+        assert np.array_equal(g, _product(seed))
+
+
+@pytest.mark.parametrize("workers", [1, 2, 7])
+def test_any_worker_count_gives_the_same_list(workers):
+    assert map_threads(lambda x: x * x, range(6), workers=workers) == [
+        x * x for x in range(6)
+    ]
+
+
+def test_an_empty_list_gives_an_empty_list():
+    assert map_threads(abs, []) == []
+
+
+@pytest.mark.parametrize(
+    ("workers", "error"),
+    [(0, ValueError), (-2, ValueError), (1.5, TypeError), (True, TypeError)],
+)
+def test_a_bad_worker_count_is_named(workers, error):
+    with pytest.raises(error, match=repr(workers).replace(".", r"\.")):
+        map_threads(abs, [1], workers=workers)
+
+
+def test_a_function_that_is_not_callable_is_named():
+    with pytest.raises(TypeError, match="fn must be callable, got 3"):
+        map_threads(3, [1])
+
+
+def test_an_error_in_a_run_reaches_the_caller():
+    def fail(x):
+        raise RuntimeError(f"run {x} failed")
+
+    with pytest.raises(RuntimeError, match="run 0 failed"):
+        map_threads(fail, [0, 1])
