@@ -52,3 +52,23 @@ def test_an_error_in_a_run_reaches_the_caller():
 
     with pytest.raises(RuntimeError, match="run 0 failed"):
         map_threads(fail, [0, 1])
+
+
+def test_blas_is_held_to_one_thread_while_runs_overlap():
+    from threadpoolctl import threadpool_info
+
+    def blas_threads(_):
+        return {i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"}
+
+    for threads in map_threads(blas_threads, range(2)):
+        assert threads == {1}
+
+
+def test_without_a_way_to_hold_blas_the_runs_go_in_turn(monkeypatch):
+    import threading
+
+    import book.parallel
+
+    monkeypatch.setattr(book.parallel, "_one_blas_thread", lambda: None)
+    here = threading.get_ident()
+    assert map_threads(lambda _: threading.get_ident(), range(3)) == [here] * 3
