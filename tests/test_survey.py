@@ -37,12 +37,15 @@ def server():
 
 # The survey's JavaScript: axe's serious and critical WCAG A/AA violations, and the
 # sliders whose knob does not change their picture.
-AXE_RUN = """async ([whole, wholeMath]) => {
+AXE_RUN = """async ([whole, wholeMath, wholeNav]) => {
     // Code input that axe is not to check leaves the page first: axe builds its tree of
     // the whole DOM even for excluded nodes, and code is four fifths of it. Typeset
-    // math likewise, except on the pages that hold the most of it.
+    // math likewise, except on the pages that hold the most of it, and the book's
+    // table of contents, except on the pages that check it.
     if (!whole) document.querySelectorAll('div.cell_input').forEach(e => e.remove());
     if (!wholeMath) document.querySelectorAll('mjx-container').forEach(e => e.remove());
+    if (!wholeNav) document.querySelectorAll('#pst-primary-sidebar nav.bd-docs-nav')
+        .forEach(e => e.remove());
     const r = await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']},
                                     resultTypes: ['violations']});
     return r.violations.filter(v => ['serious', 'critical'].includes(v.impact))
@@ -95,6 +98,38 @@ def math_sample(paths: list[str], n: int = 3) -> set[str]:
     return set(sorted(paths, key=lambda p: -count[p])[:n])
 
 
+NAV = re.compile(r'<nav class="bd-links bd-docs-nav".*?</nav>', re.S)
+
+
+def _nav(path: str) -> str:
+    """A page's table of contents (the primary sidebar's nav) without what differs from
+    page to page: the links' targets, relative to the page, and the marks on the
+    current page's entry."""
+    text = (SITE / path).read_text(encoding="utf-8")
+    found = NAV.search(text)
+    if found is None:
+        return ""
+    nav = re.sub(r'\shref="[^"]*"', "", found.group(0))
+
+    def classes(m):
+        return 'class="' + " ".join(
+            c for c in m.group(1).split() if c not in ("current", "active")
+        )
+
+    return re.sub(r'class="([^"]*)', classes, nav)
+
+
+def nav_sample(paths: list[str], chosen: set[str]) -> set[str]:
+    """The pages on which axe checks the table of contents: `chosen`, if every page
+    draws the same one, else every page.
+
+    The theme draws the table of contents from _toc.yml, the same list on every page
+    but for the mark on the current entry, which is styled alike everywhere. It is a
+    sixth of a page's elements, and a fifth of axe's time."""
+    navs = {_nav(p) for p in paths}
+    return set(chosen) if len(navs) == 1 and "" not in navs else set(paths)
+
+
 async def _survey_pages(server: str, paths: list[str], at_once: int = 2) -> dict:
     """Open every page once, cold and offline, `at_once` pages at a time (one per core:
     measured on 2 cores, 1 page at a time took 115 s, 2 took 92 s and 4 took 112 s)."""
@@ -104,6 +139,7 @@ async def _survey_pages(server: str, paths: list[str], at_once: int = 2) -> dict
 
     host = urlparse(server).netloc
     whole_code, whole_math = code_sample(paths), math_sample(paths)
+    whole_nav = nav_sample(paths, whole_code | whole_math)
     async with async_playwright() as p:
         browser = await p.chromium.launch(
             executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
@@ -147,7 +183,7 @@ async def _survey_pages(server: str, paths: list[str], at_once: int = 2) -> dict
                 code = await page.evaluate(code_share.MEASURE)
                 await page.add_script_tag(path=str(AXE))
                 axe = await page.evaluate(
-                    AXE_RUN, [path in whole_code, path in whole_math]
+                    AXE_RUN, [path in whole_code, path in whole_math, path in whole_nav]
                 )
                 found[path] = dict(
                     outside=now["outside"],
@@ -234,3 +270,17 @@ def test_page_weight_budgets(survey):
     assert not heavy, f"widget pages over 2 MB: {heavy}"
     over = {p: s for p, s in sizes.items() if s > 3_000_000}
     assert not over, f"pages over 3 MB: {over}"
+
+
+def test_the_table_of_contents_is_checked_everywhere_unless_it_is_one(monkeypatch):
+    """axe skips the table of contents on a page only when every page draws the same
+    one; a page whose list differs puts it back on every page."""
+    import test_survey
+
+    pages = ["a.html", "b.html", "c.html"]
+    monkeypatch.setattr(test_survey, "_nav", lambda p: "<nav>one</nav>")
+    assert nav_sample(pages, {"a.html"}) == {"a.html"}
+    monkeypatch.setattr(test_survey, "_nav", lambda p: f"<nav>{p}</nav>")
+    assert nav_sample(pages, {"a.html"}) == set(pages)
+    monkeypatch.setattr(test_survey, "_nav", lambda p: "")
+    assert nav_sample(pages, {"a.html"}) == set(pages)

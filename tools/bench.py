@@ -54,20 +54,18 @@ def build() -> float:
 
 def notebook_times() -> dict[str, float]:
     """Each notebook run alone, as a reader runs it: a fresh kernel, top to bottom, wall
-    time, BLAS free to use every core (builds and nbval run two kernels
-    at once, one thread each)."""
+    time, with a reader's settings. No thread count is set (the book holds BLAS to one
+    thread, and part 12 runs two seeds at a time), and sliders are live, so a slider
+    draws the frame it shows, not every frame the site stores (builds and nbval run
+    two kernels at once, one thread each, with static sliders)."""
     import nbformat
     from execute import run
 
     from book.site.toc import toc_notebooks
 
-    cores = str(os.cpu_count() or 1)
-    os.environ.update(
-        BOOK_WIDGETS="static",
-        OPENBLAS_NUM_THREADS=cores,
-        OMP_NUM_THREADS=cores,
-        MKL_NUM_THREADS=cores,
-    )
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.pop(name, None)
+    os.environ.pop("BOOK_WIDGETS", None)  # live sliders, as in a reader's kernel
     times = {}
     for path in toc_notebooks(ROOT):
         nb = nbformat.read(path, as_version=4)
