@@ -14,7 +14,7 @@ export MKL_NUM_THREADS ?= 1
 # The shuffled nbval order changes every day, and is printed so a failure can be replayed.
 SEED ?= $(shell date +%Y%m%d)
 
-.PHONY: book test install assets chromium execute soak bench canary oldest matrix clean freeze sync lint fmt save lab paths
+.PHONY: book test install assets chromium execute soak perturb bench canary oldest matrix clean freeze sync lint fmt save lab paths
 
 install: $(VENV)/.installed node_modules/.installed
 
@@ -114,8 +114,8 @@ test: install assets chromium pdf-deps
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile tests/test_survey.py tests/test_site.py tests/test_pdf.py tests/test_paths.py
 
 ## make soak: nbval on every BLAS kernel this CPU runs, each with one and two threads, in shuffled
-## orders, the odd runs with numpy's widest SIMD dispatch disabled too; then make matrix, and
-## make pdf (the whole printed book and its checks).
+## orders, the odd runs with numpy's widest SIMD dispatch disabled too; then make perturb,
+## make matrix, and make pdf (the whole printed book and its checks).
 soak: install
 	@i=0; for k in $$($(BIN)/python tools/blas_env.py all); do for t in 1 2; do i=$$((i + 1)); \
 	  simd=""; [ $$((i % 2)) = 1 ] && simd="$$($(BIN)/python tools/blas_env.py other | tr ' ' '\n' | grep NPY_ || true)"; \
@@ -123,8 +123,14 @@ soak: install
 	  env $$k $$simd OPENBLAS_NUM_THREADS=$$t $(BIN)/python tools/blas_env.py info; \
 	  env $$k $$simd OPENBLAS_NUM_THREADS=$$t OMP_NUM_THREADS=$$t BOOK_ORDER=shuffle:$$i $(NBVAL) || exit 1; \
 	done; done
+	$(MAKE) --no-print-directory perturb
 	$(MAKE) --no-print-directory matrix
 	$(MAKE) --no-print-directory pdf
+
+## make perturb: nbval with every random float drawn off by at most one ulp (two seeds of
+## noise), to find a printed digit that rests on the last bits before another machine does.
+perturb: install
+	$(BIN)/python tools/perturb.py
 
 ## make bench: one table of build, test, notebook, slider and page timings and weights.
 bench: install assets chromium
