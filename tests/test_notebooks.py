@@ -223,7 +223,8 @@ def test_every_glossary_term_is_linked_from_the_text():
         for e in yaml.safe_load((ROOT / "glossary.yml").read_text(encoding="utf-8"))
         or []
     ]
-    unlinked = sorted(t for t in terms if t.strip().lower() not in _term_refs())
+    refs = _term_refs()  # once: it reads every notebook
+    unlinked = sorted(t for t in terms if t.strip().lower() not in refs)
     assert not unlinked, f"glossary terms no page links with {{term}}: {unlinked}"
 
 
