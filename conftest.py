@@ -8,12 +8,30 @@ test run can show that no output depends on which notebook ran before which.
 
 import os
 import random
+import sys
+from pathlib import Path
 
 LONGEST = "12-wiring.ipynb"
 
 os.environ.setdefault("BOOK_WIDGETS", "static")
 os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
 os.environ.setdefault("MPLBACKEND", "Agg")
+
+
+def _kernels_on_unix_sockets() -> None:
+    """nbval's kernels listen on Unix sockets, not TCP ports that two workers can be
+    handed at once (tools/kernels.py)."""
+    try:
+        import nbval.kernel
+    except ImportError:
+        return
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "tools"))
+    from kernels import UnixSocketKernelManager
+
+    nbval.kernel.KernelManager = UnixSocketKernelManager
+
+
+_kernels_on_unix_sockets()
 
 
 def pytest_collection_modifyitems(session, config, items):
