@@ -25,3 +25,12 @@ def test_nbval_starts_its_kernels_with_it():
     import nbval.kernel
 
     assert nbval.kernel.KernelManager is UnixSocketKernelManager
+
+
+@pytest.mark.skipif(os.name != "posix", reason="Unix sockets")
+def test_nbclient_gets_the_async_one():
+    from jupyter_client.manager import AsyncKernelManager
+    from kernels import AsyncUnixSocketKernelManager
+
+    km = AsyncUnixSocketKernelManager()
+    assert isinstance(km, AsyncKernelManager) and km.transport == "ipc"

@@ -46,13 +46,13 @@ def made_with() -> dict[str, str]:
 
 def run(nb, path: Path, timeout: int = 300, **kw) -> None:
     """Execute notebook `nb` (read from `path`) in a fresh kernel, in `path`'s folder."""
-    from kernels import UnixSocketKernelManager
+    from kernels import AsyncUnixSocketKernelManager
 
     NotebookClient(
         nb,
         timeout=timeout,
         kernel_name="python3",
-        kernel_manager_class=UnixSocketKernelManager,
+        kernel_manager_class=AsyncUnixSocketKernelManager,
         resources={"metadata": {"path": str(path.parent)}},
         **kw,
     ).execute()

@@ -14,15 +14,15 @@ import os
 import shutil
 import tempfile
 
-from jupyter_client.manager import KernelManager
+from jupyter_client.manager import AsyncKernelManager, KernelManager
 
 _folders: list[str] = []
 atexit.register(lambda: [shutil.rmtree(f, ignore_errors=True) for f in _folders])
 
 
-class UnixSocketKernelManager(KernelManager):
-    """A KernelManager whose kernel listens on Unix sockets in a new temporary folder
-    (an absolute path: the kernel runs in the notebook's folder, not the caller's)."""
+class _OwnSockets:
+    """Unix sockets in a new temporary folder (an absolute path: the kernel runs in
+    the notebook's folder, not the caller's)."""
 
     def __init__(self, **kw):
         if os.name == "posix":
@@ -30,3 +30,12 @@ class UnixSocketKernelManager(KernelManager):
             kw.setdefault("transport", "ipc")
             kw.setdefault("ip", os.path.join(_folders[-1], "k"))
         super().__init__(**kw)
+
+
+class UnixSocketKernelManager(_OwnSockets, KernelManager):
+    """For nbval, which drives its kernels synchronously."""
+
+
+class AsyncUnixSocketKernelManager(_OwnSockets, AsyncKernelManager):
+    """For nbclient (make execute, make paths), whose default manager is the async
+    one."""

@@ -309,13 +309,13 @@ def _exec(path: str, timeout: str) -> int:
 
     nb = nbformat.read(path, as_version=4)
     clock = _CellClock()
-    from kernels import UnixSocketKernelManager
+    from kernels import AsyncUnixSocketKernelManager
 
     client = NotebookClient(
         nb,
         timeout=int(timeout),
         kernel_name="python3",
-        kernel_manager_class=UnixSocketKernelManager,
+        kernel_manager_class=AsyncUnixSocketKernelManager,
         resources={"metadata": {"path": str(Path(path).parent)}},
         on_cell_execute=clock.start,
         on_cell_executed=clock.stop,
