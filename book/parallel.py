@@ -51,9 +51,8 @@ def _one_blas_thread():
 
     Two runs that each start a BLAS pool of every core wait on each other's threads:
     on two cores part 12's runs took 42 s that way, 17 s with one BLAS thread per run,
-    and 31 s one after another. Without threadpoolctl (a
-    downloaded notebook with only numpy and matplotlib) nothing can hold BLAS to one
-    thread, so the runs go one after another."""
+    and 31 s one after another. Without threadpoolctl (a downloaded notebook with only
+    numpy and matplotlib) nothing can hold BLAS to one thread: the runs go in turn."""
     try:
         from threadpoolctl import threadpool_limits
     except ImportError:
