@@ -218,3 +218,36 @@ def test_site_copy_is_current_when_the_site_is_built(book):
         pytest.skip("no _build/html to copy into")
     copy = site / "_static" / Path(summary["pdf"]).name
     assert copy.exists() and copy.read_bytes() == (ROOT / summary["pdf"]).read_bytes()
+
+
+# The two ways a slider's controls are written: a label that wraps its input and output,
+# and (a slider with names=) a label with a range beside them.
+TWO_SLIDERS = """<div class="book-slider"><div class="book-slider-controls">
+<label for="a-r">rounds <input type="range" id="a-r" aria-valuetext="10">
+<output for="a-r">10</output></label></div><img src="data:,">
+<script type="application/json">{"labels": [["5", "10"]]}</script></div>
+<div class="book-slider"><div class="book-slider-controls"><span class="book-slider-knob">
+<label for="b-lr">learning rate <span class="book-slider-range">(0.01 to 0.15)</span></label>
+<input type="range" id="b-lr" aria-valuetext="0.05"> <output for="b-lr">0.05</output>
+</span></div><img src="data:,">
+<script type="application/json">{"labels": [["0.01", "0.05", "0.15"]]}</script></div>"""
+
+
+def test_each_kind_of_slider_gets_its_printed_line():
+    if not CHROMIUM:
+        pytest.skip("no /usr/bin/chromium; make chromium installs it")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = pdf._browser(p)
+        page = b.new_page()
+        page.set_content(TWO_SLIDERS)
+        assert page.evaluate(pdf.SLIDER_LINES) == 2
+        lines = page.locator(".book-slider-print").all_text_contents()
+        b.close()
+    assert lines == [
+        "On the site this figure is a slider: it varies rounds over 5, 10. "
+        "Printed at rounds = 10.",
+        "On the site this figure is a slider: it varies learning rate over 0.01, 0.05, "
+        "0.15. Printed at learning rate = 0.05.",
+    ]

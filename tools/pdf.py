@@ -95,9 +95,15 @@ SLIDER_LINES = r"""() => {
   for (const s of document.querySelectorAll('.book-slider')) {
     if (s.querySelector('.book-slider-print')) { n += 1; continue; }
     const data = JSON.parse(s.querySelector('script[type="application/json"]').textContent);
-    const knobs = [...s.querySelectorAll('.book-slider-controls label')].map((lab, i) => ({
-      name: lab.firstChild.textContent.trim(), values: data.labels[i],
-      shown: lab.querySelector('output').textContent.trim()}));
+    // a knob's label either wraps its input and output, or (a slider with names=) stands
+    // beside them with a range after the name: read each by the input's id
+    const knobs = [...s.querySelectorAll('.book-slider-controls input[type=range]')]
+      .map((r, i) => {
+        const lab = s.querySelector(`label[for="${r.id}"]`);
+        const out = s.querySelector(`output[for="${r.id}"]`);
+        return {name: lab ? lab.firstChild.textContent.trim() : r.id, values: data.labels[i],
+                shown: out ? out.textContent.trim() : r.getAttribute('aria-valuetext')};
+      });
     const varies = knobs.map(k => `${k.name} over ${k.values.join(', ')}`).join(', and ');
     const shown = knobs.map(k => `${k.name} = ${k.shown}`).join(', ');
     const line = document.createElement('p');
@@ -387,6 +393,15 @@ def build_html(out: Path) -> Path:
     return out / "src" / "_build" / "singlehtml"
 
 
+def _only(pages: dict, keys: list) -> dict:
+    return {k: pages.get(k) for k in keys}
+
+
+FILL_CONTENTS = """(pages) => {
+  for (const s of document.querySelectorAll('.book-pdf-contents .page'))
+    s.textContent = pages[s.dataset.for] || ''; }"""
+
+
 def book(out: Path = OUT) -> dict:
     from playwright.sync_api import sync_playwright
     from pypdf import PdfReader
@@ -409,15 +424,26 @@ def book(out: Path = OUT) -> dict:
             page.emulate_media(media="print")
             seen.update(page.evaluate(SETTLE))
             short = meta["title"].split(":")[0]
-            with tempfile.TemporaryDirectory() as tmp:
-                first = Path(tmp) / "first.pdf"
-                _pdf(page, first, short)
-                pages = page_of_destinations(first)
-            page.evaluate(
-                """(pages) => { for (const s of document.querySelectorAll('.book-pdf-contents .page'))
-                               s.textContent = pages[s.dataset.for] || ''; }""",
-                pages,
+            # Print, write each chapter's page into the contents, print again: the
+            # numbers can reflow the contents and move every chapter, so repeat until
+            # a print puts every chapter where the contents says (three rounds at most).
+            # Only the contents' entries count: a glossary term's anchor near a page
+            # break was measured to land one page apart from one print to the next.
+            listed = page.evaluate(
+                "() => [...document.querySelectorAll('.book-pdf-contents .page')]"
+                ".map(s => s.dataset.for)"
             )
+            with tempfile.TemporaryDirectory() as tmp:
+                trial = Path(tmp) / "trial.pdf"
+                _pdf(page, trial, short)
+                pages = _only(page_of_destinations(trial), listed)
+                for _ in range(3):
+                    page.evaluate(FILL_CONTENTS, pages)
+                    _pdf(page, trial, short)
+                    now = _only(page_of_destinations(trial), listed)
+                    if now == pages:
+                        break
+                    pages = now
             _pdf(page, target, short)
             b.close()
     finally:
