@@ -59,11 +59,9 @@ def _one_blas_thread() -> None:
     (make test runs one and two threads)."""
     if any(_os.environ.get(v) for v in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")):
         return
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # a downloaded notebook with only numpy and matplotlib
-        return
-    threadpool_limits(1, user_api="blas")
+    from .parallel import one_blas_thread
+
+    one_blas_thread()  # None without threadpoolctl: a download with only numpy
 
 
 _one_blas_thread()

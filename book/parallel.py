@@ -13,7 +13,7 @@ import numbers
 import os
 from concurrent.futures import ThreadPoolExecutor
 
-__all__ = ["map_threads"]
+__all__ = ["map_threads", "one_blas_thread"]
 
 
 def cores() -> int:
@@ -39,15 +39,16 @@ def map_threads(fn, items, workers: int = 2) -> list:
         raise TypeError(f"map_threads: fn must be callable, got {fn!r}")
     items = list(items)
     n = min(int(workers), cores(), len(items))
-    one_thread = _one_blas_thread() if n > 1 else None
+    one_thread = one_blas_thread() if n > 1 else None
     if one_thread is None:
         return [fn(item) for item in items]
     with one_thread, ThreadPoolExecutor(n) as pool:
         return list(pool.map(fn, items))
 
 
-def _one_blas_thread():
-    """A context that holds BLAS to one thread, or None where that cannot be set.
+def one_blas_thread():
+    """Hold BLAS to one thread, and return the hold (a context manager that lets go on
+    exit), or None where that cannot be set. book's import holds it for a whole kernel.
 
     Two runs that each start a BLAS pool of every core wait on each other's threads:
     on two cores part 12's runs took 42 s that way, 17 s with one BLAS thread per run,

@@ -69,6 +69,6 @@ def test_without_a_way_to_hold_blas_the_runs_go_in_turn(monkeypatch):
 
     import book.parallel
 
-    monkeypatch.setattr(book.parallel, "_one_blas_thread", lambda: None)
+    monkeypatch.setattr(book.parallel, "one_blas_thread", lambda: None)
     here = threading.get_ident()
     assert map_threads(lambda _: threading.get_ident(), range(3)) == [here] * 3
