@@ -14,7 +14,7 @@ export MKL_NUM_THREADS ?= 1
 # The shuffled nbval order changes every day, and is printed so a failure can be replayed.
 SEED ?= $(shell date +%Y%m%d)
 
-.PHONY: book test install assets chromium execute soak perturb bench canary oldest matrix clean freeze sync lint fmt save lab paths
+.PHONY: book test install assets chromium execute soak zeros perturb bench canary oldest next matrix clean freeze sync lint fmt save lab paths
 
 install: $(VENV)/.installed node_modules/.installed
 
@@ -114,7 +114,7 @@ test: install assets chromium pdf-deps
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile tests/test_survey.py tests/test_site.py tests/test_pdf.py tests/test_paths.py
 
 ## make soak: nbval on every BLAS kernel this CPU runs, each with one and two threads, in shuffled
-## orders, the odd runs with numpy's widest SIMD dispatch disabled too; then make perturb,
+## orders, the odd runs with numpy's widest SIMD dispatch disabled too; then make zeros, make perturb,
 ## make matrix, and make pdf (the whole printed book and its checks).
 soak: install
 	@i=0; for k in $$($(BIN)/python tools/blas_env.py all); do for t in 1 2; do i=$$((i + 1)); \
@@ -123,9 +123,16 @@ soak: install
 	  env $$k $$simd OPENBLAS_NUM_THREADS=$$t $(BIN)/python tools/blas_env.py info; \
 	  env $$k $$simd OPENBLAS_NUM_THREADS=$$t OMP_NUM_THREADS=$$t BOOK_ORDER=shuffle:$$i $(NBVAL) || exit 1; \
 	done; done
+	$(MAKE) --no-print-directory zeros
 	$(MAKE) --no-print-directory perturb
 	$(MAKE) --no-print-directory matrix
 	$(MAKE) --no-print-directory pdf
+
+## make zeros: every notebook run once with each float f-string field watched
+## (tools/zero_audit.py): it lists a residue that printed as zero, whose sign is the
+## machine's, and a value on a rounding tie, whose last digit is.
+zeros: install
+	cd tools && ../$(BIN)/python zero_audit.py
 
 ## make perturb: nbval with every random float drawn off by at most one ulp (two seeds of
 ## noise), to find a printed digit that rests on the last bits before another machine does.
@@ -151,16 +158,28 @@ find_python = $(shell for p in $$(command -v python$(1)) $(HOME)/.pyenv/versions
 	"$$p" -c "" 2>/dev/null && { echo "$$p"; break; }; done)
 PY312 ?= $(call find_python,3.12)
 PY311 ?= $(call find_python,3.11)
+PY313 ?= $(call find_python,3.13)
 ENV_NBVAL = -m pytest -q --nbval notebooks -n 2 --dist loadfile --nbval-current-env \
 	--nbval-sanitize-with tests/nbval-sanitize.cfg
 
+# $(call newest,PYTHON,VENV): the newest release of every dependency on PYTHON, then nbval.
+define newest
+	rm -rf $(2) && $(1) -m venv $(2)
+	$(2)/bin/pip install --quiet --disable-pip-version-check -r requirements-unpinned.txt
+	$(2)/bin/python tools/blas_env.py info
+	$(2)/bin/pip freeze --exclude-editable | grep -i -E '^(numpy|matplotlib|ipywidgets|ipython|jupyter-book|pillow)=='
+	$(2)/bin/python $(ENV_NBVAL)
+endef
+
 canary:
 	@test -n "$(PY312)" || { echo "make canary needs python3.12 (set PY312=...)"; exit 2; }
-	rm -rf .venv-canary && $(PY312) -m venv .venv-canary
-	.venv-canary/bin/pip install --quiet --disable-pip-version-check -r requirements-unpinned.txt
-	.venv-canary/bin/python tools/blas_env.py info
-	.venv-canary/bin/pip freeze --exclude-editable | grep -i -E '^(numpy|matplotlib|ipywidgets|ipython|jupyter-book|pillow)=='
-	.venv-canary/bin/python $(ENV_NBVAL)
+	$(call newest,$(PY312),.venv-canary)
+
+## make next: the same on the next Python (3.13), to hear early what a new interpreter
+## changes in a printed line (21-block printed an exception's message until 3.14 reworded it).
+next:
+	@test -n "$(PY313)" || { echo "make next needs python3.13 (set PY313=...)"; exit 2; }
+	$(call newest,$(PY313),.venv-next)
 
 oldest:
 	@test -n "$(PY311)" || { echo "make oldest needs python3.11 (set PY311=...)"; exit 2; }
@@ -169,7 +188,7 @@ oldest:
 	.venv-oldest/bin/python tools/blas_env.py info
 	.venv-oldest/bin/python $(ENV_NBVAL)
 
-matrix: canary oldest
+matrix: canary oldest next
 
 freeze:
 	$(BIN)/pip freeze --exclude-editable | grep -v '^-e' > /tmp/req.txt

@@ -10,7 +10,7 @@ import os as _os
 from . import slider as slider_module  # noqa: F401  (the module, for tests)
 from .checks import ClaimFailed, check
 from .figures import heatmap
-from .fmt import bound, fixed, matrix_markdown, order, table
+from .fmt import bound, fixed, matrix_markdown, order, table, unsigned_zero
 from .slider import slider, widget_mode
 from .style import (
     CONCEPT,
@@ -35,6 +35,7 @@ __all__ = [
     "matrix_markdown",
     "order",
     "table",
+    "unsigned_zero",
     "PALETTE",
     "CONCEPT",
     "colour",

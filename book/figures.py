@@ -11,6 +11,7 @@ import numbers
 import matplotlib as mpl
 import numpy as np
 
+from .fmt import unsigned_zero
 from .style import SEQUENTIAL
 
 
@@ -84,8 +85,8 @@ def heatmap(
         label = fmt
     elif isinstance(fmt, str):
 
-        def label(v):
-            return fmt.format(v)
+        def label(v):  # a residue that prints as zero prints with no sign
+            return unsigned_zero(fmt.format(v))
 
     else:
         raise ValueError(

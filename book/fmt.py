@@ -10,9 +10,27 @@ import math
 import numbers
 import re
 
-__all__ = ["bound", "fixed", "matrix_markdown", "order", "table"]
+__all__ = ["bound", "fixed", "matrix_markdown", "order", "table", "unsigned_zero"]
 
 _FLOORS = {10.0**-k for k in range(1, 31)}
+_NEGATIVE_ZERO = re.compile(r"^(\s*)-(0(?:\.0*)?(?:e[-+]?\d+)?%?)(\s*)$")
+
+
+def unsigned_zero(text: str) -> str:
+    """A formatted number that reads as zero, without the sign the last bits gave it.
+
+    ``format(-2e-16, ".0f")`` is ``'-0'`` on a CPU whose product left a negative residue
+    and ``'0'`` on one that left a positive one; the exact value is 0 on both. Any other
+    text comes back as it is: ``'-0.01'`` is a value, not a zero.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"unsigned_zero: text must be a str, got {text!r}")
+    m = _NEGATIVE_ZERO.match(text)
+    if not m:
+        return text
+    lead, zero, trail = m.groups()
+    # An aligned field keeps its width: the sign's place becomes a space.
+    return f"{lead} {zero}{trail}" if lead else f"{zero}{trail} " if trail else zero
 
 
 def _real(name: str, x) -> float:
@@ -90,10 +108,7 @@ def fixed(x, digits: int = 3) -> str:
         n = whole + 1
     else:
         n = round(scaled)
-    s = f"{math.copysign(n, x) / 10**digits:.{digits}f}"
-    if s.startswith("-") and float(s) == 0.0:
-        s = s[1:]
-    return s
+    return unsigned_zero(f"{math.copysign(n, x) / 10**digits:.{digits}f}")
 
 
 def matrix_markdown(M, name: str, rows, cols, digits: int = 4) -> str:
@@ -121,7 +136,7 @@ def matrix_markdown(M, name: str, rows, cols, digits: int = 4) -> str:
         )
 
     def cell(v):
-        return "-inf" if np.isneginf(v) else f"{v:.{digits}f}"
+        return "-inf" if np.isneginf(v) else unsigned_zero(f"{v:.{digits}f}")
 
     return Table(
         [name, *cols], [[r, *(cell(v) for v in row)] for r, row in zip(rows, M)]

@@ -28,13 +28,14 @@ from .style import DENSITY, _check_alt, figure_html, render
 __all__ = ["slider", "widget_mode", "MAX_FRAMES", "MAX_PAYLOAD"]
 
 MAX_FRAMES = 120
-#: Frames of one slider, in bytes of PNG, before base64. A page must stay under 2 MB.
+#: Frames of one slider, in bytes of image data, before base64. A page must stay
+#: under 2 MB.
 MAX_PAYLOAD = 700_000
-#: Device pixels per displayed pixel for slider frames: a slider
-# carries every frame, so it
-#: is drawn at 1.5x (twice the old 72 dpi, sharp enough at a glance)
-# to keep pages in budget.
+#: Device pixels per displayed pixel for slider frames. A slider carries every frame,
+#: so it is drawn at 1.5x (sharp at a glance), not the 2x of a still figure; a slider
+#: over MAX_PAYLOAD steps down through 1.25x to 1x.
 SLIDER_DENSITY = 1.5
+_STEPS_DOWN = (1.5, 1.25, 1.0)
 
 _counter = itertools.count(1)
 
@@ -197,10 +198,10 @@ def _frame(draw, kw, density=DENSITY):
 
 
 def _densities(dpi):
-    """Densities to try, best first: the house density, then lower ones down to 1x.
-    `dpi` (old callers' 72) only caps the first try when it is given higher."""
+    """Densities to try, best first, each once: the slider density (or what `dpi`
+    asks for, at most a still figure's), then the steps down to 1x."""
     first = SLIDER_DENSITY if dpi is None else max(1.0, min(DENSITY, dpi / 100))
-    return [d for d in (first, 1.5, 1.25, 1.0) if d <= first]
+    return [first, *(d for d in _STEPS_DOWN if d < first)]
 
 
 class _StaticSlider:

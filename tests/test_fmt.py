@@ -1,0 +1,101 @@
+"""book.fmt on values that are zero or a tie in exact arithmetic: what a machine's last
+bit decides must not reach the page."""
+
+import re
+
+import pytest
+from notebook_text import load, notebooks, output_text
+
+from book import fixed, heatmap, matrix_markdown, unsigned_zero
+
+TINY = [5e-324, 1e-300, 2.3e-16, 1.4e-17, 0.0]
+
+
+@pytest.mark.parametrize("digits", range(0, 7))
+@pytest.mark.parametrize("x", TINY)
+def test_fixed_prints_a_residue_of_either_sign_as_the_same_zero(x, digits):
+    zero = "0" if digits == 0 else "0." + "0" * digits
+    assert fixed(x, digits) == fixed(-x, digits) == zero
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("-0", "0"),
+        ("-0.000", "0.000"),
+        ("-0e+00", "0e+00"),
+        ("-0.0%", "0.0%"),
+        ("   -0.0", "    0.0"),  # an aligned field keeps its width
+        ("-0.0  ", "0.0   "),
+        ("-0.001", "-0.001"),  # a value, not a zero
+        ("-10", "-10"),
+        ("-0.5", "-0.5"),
+        ("0.00", "0.00"),
+        ("x-0", "x-0"),
+    ],
+)
+def test_unsigned_zero_removes_only_the_sign_of_a_zero(text, want):
+    assert unsigned_zero(text) == want
+
+
+@pytest.mark.parametrize("spec", [".0f", ".2f", ".4f", ".0%", "8.3f", ",.1f"])
+@pytest.mark.parametrize("x", TINY[:-1])
+def test_a_formatted_residue_reads_the_same_either_side_of_zero(x, spec):
+    assert unsigned_zero(format(-x, spec)) == unsigned_zero(format(x, spec))
+
+
+def test_unsigned_zero_names_a_bad_argument():
+    with pytest.raises(TypeError, match="got 0.0"):
+        unsigned_zero(0.0)
+
+
+def test_fixed_rounds_a_tie_one_way_on_every_machine():
+    # 0.125 at two decimals lands a hair either side of the tie on different CPUs
+    for x in (0.125, 0.125 + 2e-17, 0.125 - 2e-17):
+        assert fixed(x, 2) == "0.13"
+        assert fixed(-x, 2) == "-0.13"
+
+
+def test_matrix_markdown_prints_residues_without_a_sign():
+    md = matrix_markdown([[-1e-17, 1e-17], [0.5, -0.25]], "M", "ab", "xy", digits=2)
+    assert "-0.00" not in md
+    assert "| a | 0.00 | 0.00 |" in md and "-0.25" in md
+
+
+def test_heatmap_labels_print_residues_without_a_sign():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    heatmap(ax, [[-1e-17, 0.5], [1e-17, -0.25]], fmt="{:.2f}")
+    labels = [t.get_text() for t in ax.texts]
+    plt.close(fig)
+    assert labels == ["0.00", "0.50", "0.00", "-0.25"]
+
+
+# A zero with a sign: "-0", "-0.00", "-0e+00", "−0.0%"; not "-0.01", "x-0" or "10-0".
+SIGNED_ZERO = re.compile(r"(?<![\w.\-−])[-−]0(?:\.0+)?(?:e[-+]?\d+)?%?(?![\w.])")
+
+
+@pytest.mark.parametrize("path", notebooks(), ids=lambda p: p.stem)
+def test_no_stored_output_prints_a_signed_zero(path):
+    """The sign of a printed zero is the last bit of a residue: another machine prints
+    the other one (02-learning-rate printed "(1.9, -0)" on x86 and "(1.9, 0)" on ARM).
+    tools/zero_audit.py finds such fields while a notebook runs; this finds any that
+    reached a stored output, text, alt text or slider frame."""
+    found = []
+    for i, cell in enumerate(load(path)["cells"]):
+        for m in SIGNED_ZERO.finditer(output_text(cell)):
+            found.append(
+                f"cell {i}: ...{output_text(cell)[max(0, m.start() - 40) : m.end()]}"
+            )
+    assert not found, f"{path.name} prints a signed zero:\n" + "\n".join(found)
+
+
+def test_the_signed_zero_search_finds_what_it_looks_for():
+    hits = ["(1.9, -0)", "b = -0.000", "−0.0%", "-0e+00 left"]
+    misses = ["-0.01", "x-0", "10-0", "1e-05", "-0.5", "step -1"]
+    assert all(SIGNED_ZERO.search(t) for t in hits)
+    assert not any(SIGNED_ZERO.search(t) for t in misses)
