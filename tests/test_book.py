@@ -811,10 +811,11 @@ _OUT = (
 
 def test_fold_checks_all_ok():
     html = sphinxext.fold_checks(_OUT.format("ok one\nok two &lt; three\n"))
-    assert '<details class="book-checks"><summary>2 checks hold</summary>' in html
+    assert '<details class="book-checks"><summary>2 checks hold<span' in html
+    assert "claims this cell tested as it ran" in html
     assert "ok one\nok two &lt; three\n</pre>" in html and html.count("<pre>") == 1
     one = sphinxext.fold_checks(_OUT.format("ok alone\n"))
-    assert "<summary>1 check holds</summary>" in one
+    assert "<summary>1 check holds<span" in one
 
 
 def test_fold_checks_mixed_keeps_other_lines_in_order():

@@ -82,6 +82,8 @@ details.book-checks > summary { display: inline-flex; align-items: center; gap: 
   min-height: 2em; padding: 0 0.7em; border-radius: 1em; cursor: pointer; list-style: none;
   color: var(--book-ok-text); background: var(--book-ok-bg); font-variant-numeric: tabular-nums; }
 details.book-checks > summary::-webkit-details-marker { display: none; }
+details.book-checks > summary .book-checks-what { margin-left: -0.45em; opacity: 0.8; }
+@media (max-width: 30em) { details.book-checks > summary .book-checks-what { display: none; } }
 details.book-checks > summary::before { content: ""; width: 0.55em; height: 0.3em;
   border-left: 2px solid currentColor; border-bottom: 2px solid currentColor;
   transform: translateY(-0.1em) rotate(-45deg); }

@@ -450,7 +450,10 @@ def fold_checks(html_text: str) -> str:
         if not ok:
             return m.group(1) + kept_block(lines)
         n = len(ok)
-        summary = f"{n} check{'' if n == 1 else 's'} hold{'s' if n == 1 else ''}"
+        summary = (
+            f"{n} check{'' if n == 1 else 's'} hold{'s' if n == 1 else ''}"
+            '<span class="book-checks-what">: claims this cell tested as it ran</span>'
+        )
         checks = (
             '<details class="book-checks"><summary>' + summary + "</summary>"
             '<div class="highlight"><pre><span></span>'
@@ -700,12 +703,13 @@ def _register_bibliography_style() -> None:
 def _unset_repository(app, config):
     """The repository button and the launch buttons need the repository: while
     _config.yml names none (repository.url empty), none is shown; once it names one,
-    the repository button is."""
+    the repository button is, and the tag `launch` is set for text that names them."""
     from .downloads import repo_url
 
     opts = dict(config.html_theme_options or {})
     if repo_url({"repository": {"url": opts.get("repository_url", "")}}):
         opts["use_repository_button"] = True
+        app.tags.add("launch")  # for text inside {only} launch
     else:
         for key in (
             "repository_url",
