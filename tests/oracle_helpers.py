@@ -59,8 +59,13 @@ def page(name: str, constants: tuple[str, ...] = ()) -> types.SimpleNamespace:
             ln for ln in src.splitlines() if not ln.lstrip().startswith(("%", "!"))
         ]
         tree = ast.parse("\n".join(lines))
-        body = [n for n in tree.body if _kept(n, wanted)]
-        exec(compile(ast.Module(body=body, type_ignores=[]), str(path), "exec"), ns)
+        for node in (n for n in tree.body if _kept(n, wanted)):
+            code = compile(ast.Module(body=[node], type_ignores=[]), str(path), "exec")
+            try:
+                exec(code, ns)
+            except NameError:  # a default argument names a constant not loaded
+                if not isinstance(node, ast.FunctionDef):
+                    raise
     missing = wanted - set(ns)
     if missing:
         raise KeyError(f"page {name!r} defines no {sorted(missing)} at top level")
