@@ -42,9 +42,14 @@ def _kept(node: ast.stmt, constants: frozenset) -> bool:
         return all(a.name.split(".")[0] in SAFE_IMPORTS for a in node.names)
     if isinstance(node, ast.ImportFrom):
         return (node.module or "").split(".")[0] in SAFE_IMPORTS
-    if isinstance(node, ast.Assign):
-        names = [t.id for t in node.targets if isinstance(t, ast.Name)]
-        return len(names) == len(node.targets) and set(names) <= constants
+    if isinstance(node, ast.Assign):  # NAME = ... or A, B = ..., one of them asked for
+        names = set()
+        for t in node.targets:
+            for e in t.elts if isinstance(t, ast.Tuple) else [t]:
+                if not isinstance(e, ast.Name):
+                    return False
+                names.add(e.id)
+        return bool(names & constants)
     return False
 
 
