@@ -146,3 +146,56 @@ def test_48_6_multi_head_matches_torch_multihead_attention():
         ref, ref_A = mha(x, x, x, need_weights=True, average_attn_weights=False)
     agree("48.6 multi_head vs nn.MultiheadAttention", gap(out, ref.numpy()), TOL)
     agree("48.6 per-head weights vs nn.MultiheadAttention", gap(A, ref_A.numpy()), TOL)
+
+
+@pytest.mark.parametrize("norm_first", [True, False], ids=["pre-norm", "post-norm"])
+def test_lesson_21_blocks_match_transformer_encoder_layer(norm_first):
+    """Lesson 21 (21-block), `pre_norm_block` and `post_norm_block` on plain lists: one
+    causal head (`causal_attention`, weights [in, out], no biases), a ReLU
+    feed-forward with biases, `layer_norm` with eps 1e-5 and unit scale, zero shift.
+    Reference: `nn.TransformerEncoderLayer(d, 1, d_ff, dropout=0, batch_first=True,
+    norm_first=...)` run with a causal mask, the transposed weights copied in, the
+    attention biases zero. The page's globals (ATT_Q ... B2) are set to this test's
+    weights. 1e-12."""
+    ns = page("21-block")
+    rng = np.random.default_rng(6)
+    d, ff, n = 6, 12, 5
+    Wq, Wk, Wv, Wo = (rng.uniform(-0.5, 0.5, (d, d)) for _ in range(4))
+    W1, W2 = rng.uniform(-0.5, 0.5, (d, ff)), rng.uniform(-0.5, 0.5, (ff, d))
+    b1, b2 = rng.uniform(-0.5, 0.5, ff), rng.uniform(-0.5, 0.5, d)
+    X = rng.standard_normal((n, d)) * 2
+    ns.attn.__globals__.update(
+        ATT_Q=Wq.tolist(),
+        ATT_K=Wk.tolist(),
+        ATT_V=Wv.tolist(),
+        ATT_O=Wo.tolist(),
+        W1=W1.tolist(),
+        B1=b1.tolist(),
+        W2=W2.tolist(),
+        B2=b2.tolist(),
+    )
+    block = ns.pre_norm_block if norm_first else ns.post_norm_block
+    mine = block(X.tolist())
+
+    layer = torch.nn.TransformerEncoderLayer(
+        d, 1, ff, dropout=0.0, batch_first=True, norm_first=norm_first
+    ).double()
+    with torch.no_grad():
+        layer.self_attn.in_proj_weight.copy_(_t(np.concatenate([Wq.T, Wk.T, Wv.T])))
+        layer.self_attn.in_proj_bias.zero_()
+        layer.self_attn.out_proj.weight.copy_(_t(Wo.T))
+        layer.self_attn.out_proj.bias.zero_()
+        layer.linear1.weight.copy_(_t(W1.T))
+        layer.linear1.bias.copy_(_t(b1))
+        layer.linear2.weight.copy_(_t(W2.T))
+        layer.linear2.bias.copy_(_t(b2))
+        mask = torch.nn.Transformer.generate_square_subsequent_mask(
+            n, dtype=torch.float64
+        )
+        ref = layer(_t(X)[None], src_mask=mask, is_causal=True)[0].numpy()
+    name = "pre" if norm_first else "post"
+    agree(
+        f"lesson 21 {name}_norm_block vs nn.TransformerEncoderLayer",
+        gap(mine, ref),
+        TOL,
+    )
