@@ -154,3 +154,102 @@ def test_encoding_matches_models_bpe_with_the_books_merges():
     words += ["newnewer", "aaaa", "erer", "z"]
     for w in words + list(ns.WORD_COUNTS):
         assert tok.encode(w + ns.END).tokens == ns.encode_word(w, merges), w
+
+
+# -- byte-level BPE -------------------------------------------------------------------
+def _bytes_to_unicode():
+    """GPT-2's printable stand-in for each byte, which tokenizers' ByteLevel uses:
+    printable Latin-1 bytes stand for themselves, the rest (space among them) move
+    to U+0100 and up."""
+    keep = [*range(33, 127), *range(161, 173), *range(174, 256)]
+    moved = [b for b in range(256) if b not in keep]
+    return {
+        **{b: chr(b) for b in keep},
+        **{b: chr(256 + i) for i, b in enumerate(moved)},
+    }
+
+
+def _bytes_ns():
+    return page("17-tokenization", ("HAT_LINE", "SAND_LINE", "ENGLISH", "SENTENCES"))
+
+
+def test_byte_level_encoding_matches_models_bpe():
+    """`byte_encode(text, merges)` with the page's BYTE_MERGES (from
+    `learn_byte_merges(ENGLISH, 40)`) against `models.BPE` given those merges,
+    written in ByteLevel's byte alphabet, with the `ByteLevel` pre-tokenizer
+    (no prefix space, no regex) on each of the book's `byte_chunks`: the same
+    tokens, byte for byte, for the page's English, Greek and Japanese sentences and
+    its English corpus."""
+    ns = _bytes_ns()
+    b2u = _bytes_to_unicode()
+    assert set(b2u.values()) == set(pre_tokenizers.ByteLevel.alphabet())
+    as_text = lambda bs: "".join(b2u[b] for b in bs)  # noqa: E731
+    merges = [(as_text(a), as_text(b)) for a, b in ns.learn_byte_merges(ns.ENGLISH, 40)]
+    vocab = {c: i for i, c in enumerate(sorted(b2u.values()))}
+    for a, b in merges:
+        vocab.setdefault(a + b, len(vocab))
+    tok = Tokenizer(models.BPE(vocab=vocab, merges=merges))
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(
+        add_prefix_space=False, use_regex=False
+    )
+    raw = [m for m in ns.learn_byte_merges(ns.ENGLISH, 40)]
+    for text in [*ns.SENTENCES.values(), ns.ENGLISH]:
+        mine = [as_text(t) for t in ns.byte_encode(text, raw)]
+        theirs = [t for chunk in ns.byte_chunks(text) for t in tok.encode(chunk).tokens]
+        assert mine == theirs, text[:20]
+
+
+def test_byte_level_training_differs_only_in_its_tie_rule():
+    """`learn_byte_merges` (ties: the smallest pair of byte strings) against
+    BpeTrainer with ByteLevel's 256-symbol initial alphabet, on the page's English
+    corpus cut by `byte_chunks`. Both stop after 21 merges (every chunk one token).
+    The book's counting and merging with BpeTrainer's tie rule (lowest ids; the
+    alphabet's ids in code-point order of the stand-ins) give BpeTrainer's table.
+    The book's own table parts at round 6, a tie at count 32: the book takes
+    (" ", "o") because the space byte 0x20 sorts first; BpeTrainer takes ("o", "n"),
+    because the space's stand-in "Ġ" (U+0120) has a larger id than "o"."""
+    ns = _bytes_ns()
+    b2u = _bytes_to_unicode()
+    chunks = ns.byte_chunks(ns.ENGLISH)
+    level = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = level
+    trainer = trainers.BpeTrainer(
+        vocab_size=256 + 40,
+        min_frequency=0,
+        show_progress=False,
+        special_tokens=[],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+    )
+    tok.train_from_iterator(chunks, trainer)
+    theirs = [
+        tuple(m) if isinstance(m, list) else tuple(m.split(" "))
+        for m in json.loads(tok.to_str())["model"]["merges"]
+    ]
+    table = {}
+    for chunk in chunks:
+        key = tuple(b2u[b] for b in chunk.encode("utf-8"))
+        table[key] = table.get(key, 0) + 1
+    ids = {c: i for i, c in enumerate(sorted(b2u.values()))}
+    lowest, counts, ties = [], [], []
+    while pairs := ns.count_pairs(table):
+        top = max(pairs.values())
+        tied = [p for p, n in pairs.items() if n == top]
+        best = min(tied, key=lambda p: (ids[p[0]], ids[p[1]]))
+        lowest.append(best)
+        counts.append(top)
+        ties.append(tied)
+        ids.setdefault(best[0] + best[1], len(ids))
+        new = {}
+        for s, n in table.items():
+            m = ns.merge_pair(s, best)
+            new[m] = new.get(m, 0) + n
+        table = new
+    assert lowest == theirs and len(theirs) == 21
+
+    book = ns.learn_byte_merges(ns.ENGLISH, 40)
+    as_text = lambda bs: "".join(b2u[b] for b in bs)  # noqa: E731
+    book = [(as_text(a), as_text(b)) for a, b in book]
+    assert len(book) == 21 and book[:5] == theirs[:5]
+    assert (book[5], theirs[5], counts[5]) == (("Ġ", "o"), ("o", "n"), 32)
+    assert book[5] in ties[5]
