@@ -173,3 +173,25 @@ def test_tied_variant_matches(monkeypatch):
         gap(ns.forward(ids, W, cfg), _logits(model, ids)),
         TOL,
     )
+
+
+def test_kv_cache_bytes_per_token_match_dynamic_cache():
+    """48.13 (48-13-cost-of-attention, `kv_bytes_per_token(layers, kv_heads,
+    head_dim, nbytes)`: 2 x layers x kv_heads x head_dim x bytes) against the
+    `DynamicCache` a bfloat16 `LlamaForCausalLM` fills on a 7-token prompt: its key
+    and value tensors' bytes over 7, for a grouped-query config (8 query heads, 2 KV
+    heads) and the same with one KV head per query head. Exact."""
+    kv_bytes = page("48-13-cost-of-attention").kv_bytes_per_token
+    for kv in (2, 8):
+        cfg = dict(
+            _ns().TINY, vocab=50, d=32, layers=3, heads=8, kv_heads=kv, head_dim=4
+        )
+        model = transformers.LlamaForCausalLM(_config(cfg)).to(torch.bfloat16).eval()
+        with torch.no_grad():
+            cache = model(torch.arange(7)[None], use_cache=True).past_key_values
+        total = sum(
+            t.numel() * t.element_size()
+            for layer in cache.layers
+            for t in (layer.keys, layer.values)
+        )
+        assert total / 7 == kv_bytes(3, kv, 4, nbytes=2)
