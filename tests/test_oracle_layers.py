@@ -125,6 +125,36 @@ def test_rope_matches_llama_after_the_half_split_permutation(base):
     agree(f"48.9 rope base {base:g} vs Llama", gap(book9[..., P], ref9.numpy()), TOL)
 
 
+def test_llama_3_1_rope_scaling_classes_match_transformers():
+    """48.7 (`wavelengths(500_000)` and the page's cut-offs: wavelengths below
+    8192 / 4 = 2,048 kept, above 8192 / 1 interpolated by 8, the rest blended; it
+    prints 29 kept, 29 interpolated, 6 blended) against transformers' "llama3" rope
+    initialiser (`ROPE_INIT_FUNCTIONS["llama3"]`) with Llama 3.1's released rope
+    parameters, head 128: the same pairs keep their frequency exactly, the same are
+    divided by 8 exactly, and the other 6 fall strictly between."""
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+    from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
+
+    rope = dict(rope_type="llama3", rope_theta=500_000.0, factor=8.0)
+    rope.update(low_freq_factor=1.0, high_freq_factor=4.0)
+    rope.update(original_max_position_embeddings=8192)
+    cfg = _llama(
+        hidden_size=4096,
+        num_attention_heads=32,
+        head_dim=128,
+        rope_parameters=rope,
+        max_position_embeddings=131_072,
+    )
+    scaled, _ = ROPE_INIT_FUNCTIONS["llama3"](cfg, None)
+    plain, _ = LlamaRotaryEmbedding.compute_default_rope_parameters(cfg)
+    ratio = (scaled / plain).numpy()
+    lam = page("48-07-position").wavelengths(500_000)
+    keep, stretch = lam < 8192 // 4, lam > 8192 // 1
+    assert (keep.sum(), stretch.sum()) == (29, 29)
+    assert (ratio == 1)[keep].all() and (ratio[~keep] < 1).all()
+    assert (ratio == 1 / 8)[stretch].all() and (ratio[~stretch] > 1 / 8).all()
+
+
 # -- norms ----------------------------------------------------------------------------
 def test_layer_norms_match_torch_layer_norm():
     """48.8 (`layer_norm`, no scale or shift, eps under the square root, biased
