@@ -78,7 +78,7 @@ def page(name: str, constants: tuple[str, ...] = ()) -> types.SimpleNamespace:
 
 
 def gap(a, b) -> float:
-    """Largest elementwise |a - b|, NaN where exactly one side is NaN (then inf)."""
+    """Largest elementwise |a - b|; a NaN must face a NaN (else the gap is inf)."""
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     assert a.shape == b.shape, (a.shape, b.shape)
     if (np.isnan(a) != np.isnan(b)).any():
