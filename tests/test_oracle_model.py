@@ -195,3 +195,33 @@ def test_kv_cache_bytes_per_token_match_dynamic_cache():
             for t in (layer.keys, layer.values)
         )
         assert total / 7 == kv_bytes(3, kv, 4, nbytes=2)
+
+
+def test_48_14_router_matches_mixtral_top_k_router():
+    """48.14 (48-14-mixture-of-experts, `route(X, Wr, k)`: softmax over the experts,
+    the top k, their gates renormalised to sum to one) against transformers'
+    `MixtralTopKRouter` (its weight is Wr^T, [experts, d]) on the page's toy sizes:
+    256 tokens of width 16, 8 experts, top-2. The router logits agree to 1e-12, the
+    chosen experts and their order exactly; the gates to 1e-6, because the reference
+    takes the softmax in float32 whatever the input dtype. (Its experts are SwiGLU
+    networks and the page's are ReLU ones: only the router is compared.)"""
+    from transformers.models.mixtral.modeling_mixtral import MixtralTopKRouter
+
+    rng = np.random.default_rng(14)
+    X = rng.standard_normal((256, 16))
+    Wr = 0.5 * rng.standard_normal((16, 8))
+    p, ids, gates = page("48-14-mixture-of-experts").route(X, Wr, 2)
+    config = transformers.MixtralConfig(
+        hidden_size=16, num_local_experts=8, num_experts_per_tok=2
+    )
+    router = MixtralTopKRouter(config).double()
+    with torch.no_grad():
+        router.weight.copy_(torch.from_numpy(Wr.T.copy()))
+        logits, scores, chosen = router(torch.from_numpy(X))
+    agree("48.14 router logits vs MixtralTopKRouter", gap(X @ Wr, logits.numpy()), TOL)
+    assert (ids == chosen.numpy()).all()
+    agree(
+        "48.14 gates vs MixtralTopKRouter (float32 softmax)",
+        gap(gates, scores.numpy()),
+        1e-6,
+    )
