@@ -199,3 +199,28 @@ def test_lesson_21_blocks_match_transformer_encoder_layer(norm_first):
         gap(mine, ref),
         TOL,
     )
+
+
+def test_48_11_masks_say_true_may_read_as_torch_does():
+    """48.11 (48-11-three-architectures), `attend(Xq, Xkv, Wqkv, mask)`: one head,
+    X_q + softmax(X_q W_q (X_kv W_k)^T / sqrt(d)) X_kv W_v, the page's d = 8. Its mask
+    says True = may read, torch's boolean `attn_mask` convention (48.4 and 48.5 use
+    the opposite). Self-attention with the encoder's full mask and the decoder's
+    causal one, and cross-attention from 4 decoder rows to 6 encoder rows with a
+    padded source, against the same projections through SDPA plus the residual."""
+    ns = page("48-11-three-architectures", ("d",))
+    rng = np.random.default_rng(7)
+    Wqkv = rng.standard_normal((3, ns.d, ns.d)) / np.sqrt(ns.d)
+    src, out = rng.standard_normal((6, ns.d)), rng.standard_normal((4, ns.d))
+    pad = np.ones((4, 6), bool)
+    pad[:, 5] = False  # the last source token is padding
+    cases = {
+        "encoder, full": (src, src, np.ones((6, 6), bool)),
+        "decoder, causal": (out, out, np.tril(np.ones((4, 4), bool))),
+        "cross, padded source": (out, src, pad),
+    }
+    for name, (Xq, Xkv, mask) in cases.items():
+        mine = ns.attend(Xq, Xkv, Wqkv, mask)
+        q, k, v = Xq @ Wqkv[0], Xkv @ Wqkv[1], Xkv @ Wqkv[2]
+        ref = Xq + _sdpa(q, k, v, attn_mask=torch.from_numpy(mask))
+        agree(f"48.11 attend, {name}", gap(mine, ref), TOL)
