@@ -149,7 +149,8 @@ def test_2017_transformer_counts(d, H, dff):
 def test_mixtral_8x7b_count():
     """48.14 (48-14-mixture-of-experts) counts Mixtral 8x7B in its cells, no function:
     d 4096, FFN 14,336, 32 layers, 32 heads, 8 KV heads of 128, vocabulary 32,000, 8
-    experts, top-2, untied; total 46,702,792,704 (the number the page checks).
+    experts, top-2, untied; total 46,702,792,704 and active per token 12,879,925,248
+    (the numbers the page checks).
     Reference: `MixtralForCausalLM` on the meta device."""
     config = transformers.MixtralConfig(
         vocab_size=32000,
@@ -163,8 +164,12 @@ def test_mixtral_8x7b_count():
         num_experts_per_tok=2,
         tie_word_embeddings=False,
     )
-    ref, _ = _numel(lambda: transformers.MixtralForCausalLM(config))
+    ref, model = _numel(lambda: transformers.MixtralForCausalLM(config))
     assert ref == 46_702_792_704
+    # active per token: every weight but the 6 unchosen experts of each layer
+    experts = model.model.layers[0].mlp.experts  # stacked: [8, ...] per tensor
+    per_expert = sum(p.numel() for p in experts.parameters()) // 8
+    assert ref - 32 * (8 - 2) * per_expert == 12_879_925_248
 
 
 def test_part11_block_weights():
