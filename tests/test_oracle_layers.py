@@ -95,8 +95,11 @@ def test_rope_matches_llama_after_the_half_split_permutation(base):
     `apply_rotary_pos_emb` + `rotate_half` turns (j, j + d/2). The two are the same
     map under the column permutation P = (0, 2, ..., 1, 3, ...): hf(x[:, P]) =
     book(x)[:, P]. With float64 cos/sin built the Llama way, 1e-12; with
-    `LlamaRotaryEmbedding` itself, which builds its angles in float32 on purpose,
-    1e-5 (positions below 64: angle error under 64 * 2**-23)."""
+    `LlamaRotaryEmbedding` itself, which builds its angles in float32 on purpose, a
+    bound: a pair turned by an angle off by delta moves by at most delta times its
+    length, and a float32 angle below 64 radians is off by at most about 64 * 2**-23
+    (the frequency and the product each rounded once; cos and sin add 2**-24 each),
+    so the tolerance is 64 * 2**-22 times the longest pair."""
     from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
 
     rng = np.random.default_rng(11)
@@ -105,7 +108,8 @@ def test_rope_matches_llama_after_the_half_split_permutation(base):
     positions = rng.permutation(64)[:n]
     P = _half_split(d)
     book = page("48-07-position").rope(x, positions, base)
-    for float64, tol in ((True, TOL), (False, 1e-5)):
+    longest = np.hypot(x[:, 0::2], x[:, 1::2]).max()
+    for float64, tol in ((True, TOL), (False, 64 * 2.0**-22 * longest)):
         cos, sin = _hf_cos_sin(positions, d, base, float64)
         xt = _t(x[:, P])[None, None]  # [batch, heads, n, d]
         ref, _ = apply_rotary_pos_emb(xt, xt, cos[None], sin[None])
@@ -224,7 +228,8 @@ def test_rms_norm_matches_torch_and_llama():
     """48.9 (48-09-whole-model, `rms_norm`, eps=1e-5 under the square root, as Llama
     3.1's config `rms_norm_eps`) against `torch.nn.RMSNorm(eps=1e-5)` in float64
     (1e-12) and transformers' `LlamaRMSNorm`, which normalises in float32 whatever the
-    input dtype (so 1e-6 on outputs of order one, a few float32 ulps)."""
+    input dtype: for it, 8 float32 half-ulps of the largest output, 8 * 2**-24 *
+    max |out| (the cast, the mean of squares, rsqrt and the product each round)."""
     from transformers.models.llama.modeling_llama import LlamaRMSNorm
 
     rng = np.random.default_rng(14)
@@ -240,7 +245,7 @@ def test_rms_norm_matches_torch_and_llama():
         agree(
             "48.9 rms_norm vs LlamaRMSNorm (float32 inside)",
             gap(mine, llama(_t(x)).numpy()),
-            1e-6,
+            8 * 2.0**-24 * np.abs(mine).max(),
         )
 
 
