@@ -25,6 +25,11 @@ $(VENV)/.installed: requirements.txt pyproject.toml
 	-git config diff.ipynb.textconv "$(BIN)/python tools/nbtext.py" 2>/dev/null
 	touch $@
 
+# Test-only extra: the reference implementations of the oracle tests (tests/test_oracle_*.py).
+$(VENV)/.oracle: $(VENV)/.installed requirements-oracle.txt
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements-oracle.txt
+	touch $@
+
 node_modules/.installed: package.json package-lock.json
 	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 	touch $@
@@ -95,7 +100,7 @@ NBVAL := BOOK_IMAGES=skip $(BIN)/python -m pytest -q --nbval notebooks -n 2 --di
 ## every kernel and two threads.
 UNIT_SKIP := --ignore=tests/test_site.py --ignore=tests/test_survey.py --ignore=tests/test_pdf.py \
 	--ignore=tests/test_paths.py
-test: install assets chromium pdf-deps
+test: install $(VENV)/.oracle assets chromium pdf-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python tools/ci_config.py _build/test-config.yml
