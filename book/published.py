@@ -75,3 +75,13 @@ QKV_BIAS = {
     "Qwen2.5": True,
     "Qwen3": False,
 }
+
+
+# FlashAttention's end-to-end training speed-ups, as its abstract reports them (Dao et
+# al. 2022, arXiv:2205.14135; added for 48.13): the speed-up factor, the model and
+# sequence length, and what it is measured against.
+FLASHATTENTION_SPEEDUPS = (
+    (1.15, "BERT-large, 512 tokens", "the MLPerf 1.1 training record"),
+    (3.0, "GPT-2, 1K tokens", "the Hugging Face implementation"),
+    (2.4, "long-range arena, 1K-4K tokens", "standard attention"),
+)
