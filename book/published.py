@@ -55,3 +55,33 @@ def table2_row(model: str) -> dict:
             return {"bleu_de": de, "bleu_fr": fr, "cost_de": cde, "cost_fr": cfr}
     names = [r[0] for r in TRANSFORMER_TABLE2]
     raise KeyError(f"table2_row: no model {model!r} in Table 2; there are {names}")
+
+
+# Whether the query, key and value projections carry a bias, as released (added for
+# 48.3). GPT-2: the released checkpoint's c_attn.bias. Llama 3.1: no biases anywhere
+# (Llama 3 paper; released config.json, "attention_bias": false). Mistral 7B: the
+# released reference code builds wq, wk, wv with bias=False. Qwen: "we add biases in
+# the QKV layer of attention" (Qwen Technical Report, arXiv:2309.16609, section 2.2);
+# Qwen2 and Qwen2.5 keep them (Qwen2.5 Technical Report, arXiv:2412.15115, section 2,
+# "QKV bias"; Hugging Face modeling_qwen2.py, q_proj/k_proj/v_proj bias=True).
+# Qwen3 removes them and adds QK-Norm (Qwen3 Technical Report, arXiv:2505.09388,
+# section 2; released config.json, "attention_bias": false).
+QKV_BIAS = {
+    "GPT-2": True,
+    "Llama 3.1": False,
+    "Mistral 7B": False,
+    "Qwen": True,
+    "Qwen2": True,
+    "Qwen2.5": True,
+    "Qwen3": False,
+}
+
+
+# FlashAttention's end-to-end training speed-ups, as its abstract reports them (Dao et
+# al. 2022, arXiv:2205.14135; added for 48.13): the speed-up factor, the model and
+# sequence length, and what it is measured against.
+FLASHATTENTION_SPEEDUPS = (
+    (1.15, "BERT-large, 512 tokens", "the MLPerf 1.1 training record"),
+    (3.0, "GPT-2, 1K tokens", "the Hugging Face implementation"),
+    (2.4, "long-range arena, 1K-4K tokens", "standard attention"),
+)
