@@ -137,27 +137,27 @@ def ignores(slow: dict[str, str] = SLOW) -> list[str]:
     return [f"--ignore={path}" for path in sorted(slow)]
 
 
-def per_notebook(junit: str) -> list[tuple[str, int, int, float]]:
-    """(notebook, cells passed, cells failed, seconds) per notebook, in the order the
-    JUnit file lists them. nbval names each cell's test case after its notebook
-    (classname `notebooks.part1.02-learning-rate`, or a `file` attribute)."""
+def per_notebook(junit: str) -> list[tuple[str, int, list[str], float]]:
+    """(notebook, cells, the cells that failed, seconds) per notebook, from nbval's
+    JUnit file. Each cell is a test case whose `file` is its notebook; a notebook's
+    seconds are its cells' (the first cell's include the kernel's start)."""
     rows: dict[str, list] = {}
-    tree = ET.fromstring(junit)
-    for case in tree.iter("testcase"):
+    for case in ET.fromstring(junit).iter("testcase"):
         where = case.get("file") or case.get("classname", "").replace(".", "/")
-        where = where.removesuffix(".ipynb").removesuffix("/ipynb")
-        row = rows.setdefault(where, [0, 0, 0.0])
-        bad = any(case.find(tag) is not None for tag in ("failure", "error"))
-        row[1 if bad else 0] += 1
+        row = rows.setdefault(where.removesuffix(".ipynb"), [0, [], 0.0])
+        row[0] += 1
+        if any(case.find(tag) is not None for tag in ("failure", "error")):
+            row[1].append(case.get("name", "?"))
         row[2] += float(case.get("time") or 0)
-    return [(nb, ok, bad, secs) for nb, (ok, bad, secs) in rows.items()]
+    return [(nb, cells, bad, secs) for nb, (cells, bad, secs) in rows.items()]
 
 
-def table(rows: list[tuple[str, int, int, float]]) -> str:
-    lines = ["| notebook | result | cells | seconds |", "| --- | --- | --- | ---: |"]
-    for nb, ok, bad, secs in sorted(rows):
-        result = "pass" if bad == 0 else f"FAIL ({bad} cell(s))"
-        lines.append(f"| {nb} | {result} | {ok + bad} | {secs:.0f} |")
+def table(rows: list[tuple[str, int, list[str], float]]) -> str:
+    """A Markdown table: notebook, pass or the failing cells, cells, seconds."""
+    lines = ["| notebook | result | cells | seconds |", "| --- | --- | ---: | ---: |"]
+    for nb, cells, bad, secs in sorted(rows):
+        result = f"FAIL: {', '.join(bad)}" if bad else "pass"
+        lines.append(f"| {nb} | {result} | {cells} | {secs:.0f} |")
     return "\n".join(lines)
 
 
