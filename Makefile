@@ -160,12 +160,13 @@ kernels: install
 ## reused). It installs Debian's qemu-user-static and debootstrap if missing and registers no
 ## binfmt handler. About an hour per kernel on two cores; the pages too slow to emulate
 ## (python tools/arm.py slow) are left out here and run on the weekly arm64 runner.
+## make arm ARM_KERNELS=v1 NB=notebooks/part1/08-attention.ipynb: one kernel, one notebook.
 ARM_KERNELS ?= n1 v1 armv8
 arm: $(VENV)/.installed
 	$(BIN)/python tools/arm.py setup
 	@for k in $(ARM_KERNELS); do \
 	  echo "arm run: $$k, order shuffle:$(SEED)"; \
-	  BOOK_ORDER=shuffle:$(SEED) $(BIN)/python tools/arm.py run $$k -- $(NBVAL_FLAGS) || exit 1; \
+	  BOOK_ORDER=shuffle:$(SEED) $(BIN)/python tools/arm.py run $$k -- $(NBVAL_FLAGS) $(NB) || exit 1; \
 	done
 
 ## make perturb: nbval with every random float drawn off by at most one ulp (two seeds of
