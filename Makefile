@@ -158,16 +158,18 @@ kernels: install
 ## on a matching emulated CPU). Only the kernel is ARM: Debian's arm64 Python with PyPI's
 ## aarch64 wheels of the pinned versions, all in _build/arm/ (tools/arm.py; set up once, then
 ## reused). It installs Debian's qemu-user-static and debootstrap if missing and registers no
-## binfmt handler. About an hour per kernel on two cores; the pages too slow to emulate
-## (python tools/arm.py slow) are left out here and run on the weekly arm64 runner.
+## binfmt handler. A run takes about twenty minutes on two cores, so every kernel runs even
+## after one fails. The pages too slow to emulate (python tools/arm.py slow) are left out
+## here and run on the weekly arm64 runner.
 ## make arm ARM_KERNELS=v1 NB=notebooks/part1/08-attention.ipynb: one kernel, one notebook.
 ARM_KERNELS ?= n1 v1 armv8
 arm: $(VENV)/.installed
 	$(BIN)/python tools/arm.py setup
-	@for k in $(ARM_KERNELS); do \
+	@failed=""; for k in $(ARM_KERNELS); do \
 	  echo "arm run: $$k, order shuffle:$(SEED)"; \
-	  BOOK_ORDER=shuffle:$(SEED) $(BIN)/python tools/arm.py run $$k -- $(NBVAL_FLAGS) $(NB) || exit 1; \
-	done
+	  BOOK_ORDER=shuffle:$(SEED) $(BIN)/python tools/arm.py run $$k -- $(NBVAL_FLAGS) $(NB) || failed="$$failed $$k"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "make arm: failed on$$failed"; exit 1; fi
 
 ## make perturb: nbval with every random float drawn off by at most one ulp (two seeds of
 ## noise), to find a printed digit that rests on the last bits before another machine does.
