@@ -158,8 +158,8 @@ kernels: install
 ## on a matching emulated CPU). Only the kernel is ARM: Debian's arm64 Python with PyPI's
 ## aarch64 wheels of the pinned versions, all in _build/arm/ (tools/arm.py; set up once, then
 ## reused). It installs Debian's qemu-user-static and debootstrap if missing and registers no
-## binfmt handler. A run takes about twenty minutes on two cores, so every kernel runs even
-## after one fails. The pages too slow to emulate (python tools/arm.py slow) are left out
+## binfmt handler. A run takes a quarter of an hour or more on two cores, so every kernel runs
+## even after one fails. The pages too slow to emulate (python tools/arm.py slow) are left out
 ## here and run on the weekly arm64 runner.
 ## make arm ARM_KERNELS=v1 NB=notebooks/part1/08-attention.ipynb: one kernel, one notebook.
 ARM_KERNELS ?= n1 v1 armv8

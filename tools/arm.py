@@ -78,6 +78,7 @@ WHEELS = [
     "ipython",
     "ipykernel",
     "ipywidgets",
+    "brotli",  # fontTools writes WOFF2 with it (13-typography)
 ]
 # The glibc versions a manylinux wheel may ask for: bookworm has 2.36.
 PLATFORMS = [f"manylinux_2_{m}_aarch64" for m in range(36, 16, -1)] + [
@@ -236,7 +237,9 @@ def arm_wheels(site: Path) -> None:
     pins = HERE / "constraints.txt"
     text = constraints((ROOT / "requirements.txt").read_text(encoding="utf-8"))
     done = site / ".installed"
-    if done.exists() and pins.exists() and pins.read_text() == text:
+    # The marker holds what was installed: new pins or a new wheel install afresh.
+    stamp = " ".join(WHEELS) + "\n" + text
+    if done.exists() and done.read_text() == stamp:
         return
     if site.exists():
         shutil.rmtree(site)
@@ -254,7 +257,7 @@ def arm_wheels(site: Path) -> None:
     for platform in PLATFORMS:
         cmd += ["--platform", platform]
     _sh(*cmd, *WHEELS)
-    done.touch()
+    done.write_text(stamp)
 
 
 def kernelspecs(root: Path, site: Path) -> None:
