@@ -342,14 +342,29 @@ MOE_MODELS = _register(
     "48-14-mixture-of-experts",
 )
 _register(
+    "mixtral.8x7b.config",
+    dict(d=4096, d_ff=14_336, layers=32, vocab=32_000, experts=8, top_k=2, kv_heads=8)
+    | dict(head_dim=128),
+    "Mixtral-8x7B-v0.1 config.json: hidden_size, intermediate_size, "
+    "num_hidden_layers, vocab_size, num_local_experts, num_experts_per_tok, "
+    "num_key_value_heads (head_dim = hidden_size / num_attention_heads = 4096 / 32) "
+    "(https://huggingface.co/mistralai/Mixtral-8x7B-v0.1/blob/main/config.json); "
+    "Jiang et al. 2024, Table 1",
+    "48-14-mixture-of-experts",
+)
+_register(
     "moe.box_sizes",
     dict(
+        shazeer_lstm_B=137,
+        gshard_B=600,
         switch_total_T=1.6,
         glam_total_T=1.2,
         glam_active_B=96.6,
         switch_c_B=1571,
         t5_large_B=0.77,
     ),
+    "Shazeer et al. 2017, 'Outrageously Large Neural Networks', abstract (137B "
+    "parameters); Lepikhin et al. 2021, 'GShard', abstract (600 billion parameters); "
     "Fedus et al. 2022, 'Switch Transformers', abstract (up to a trillion "
     "parameters; Switch-C 1571B, Table 9) and T5-Large 770M (Raffel et al. 2020, "
     "section 3.7); Du et al. 2022, 'GLaM', Table 1 (1.2T total, 96.6B activated)",
@@ -357,11 +372,23 @@ _register(
 )
 _register(
     "deepseek_v3.training",
-    dict(tokens_T=14.8, gpu_hours_M=2.788, total_B=671, active_B=37, layers=61),
+    dict(tokens_T=14.8, gpu_hours_M=2.788, total_B=671, active_B=37, layers=61)
+    | dict(d=7168, top_k=8, kv_latent=512, rope_key=64),
     "DeepSeek-AI 2024, 'DeepSeek-V3 Technical Report' (arXiv 2412.19437), abstract "
-    "and Table 1: 14.8T tokens, 2.788M H800 GPU hours, 671B total, 37B activated",
+    "and Table 1: 14.8T tokens, 2.788M H800 GPU hours, 671B total, 37B activated; "
+    "shape from the released config.json: num_hidden_layers 61, hidden_size 7168, "
+    "num_experts_per_tok 8, kv_lora_rank 512, qk_rope_head_dim 64 "
+    "(https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json)",
     "48-14-mixture-of-experts",
     "48-13-cost-of-attention",
+)
+
+_register(
+    "h800.bf16_dense_peak",
+    989e12,
+    "NVIDIA H100 Tensor Core GPU datasheet, H100 SXM: 989 teraFLOPS dense BF16 "
+    "(1,979 with sparsity); the H800 keeps the H100 SXM's compute",
+    "48-14-mixture-of-experts",
 )
 
 FACTS = MappingProxyType(_FACTS)
