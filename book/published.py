@@ -179,6 +179,14 @@ _register(
     "48-11-three-architectures",
 )
 _register(
+    "t5.sizes",
+    dict(smallest_M=60, largest_B=11),
+    "Raffel et al. 2020, 'Exploring the Limits of Transfer Learning with a Unified "
+    "Text-to-Text Transformer' (JMLR), section 3.7: models from about 60 million "
+    "(Small) to about 11 billion parameters (11B)",
+    "48-11-three-architectures",
+)
+_register(
     "minilm.l6",
     dict(layers=6, d=384, params=22e6),
     "sentence-transformers all-MiniLM-L6-v2 config.json (num_hidden_layers 6, "

@@ -217,15 +217,18 @@ def typed_facts_in_code(code: str) -> list[str]:
 
 
 # "175-billion-parameter", "15 trillion tokens", "2.8 million GPU-hours", "1.5B parameters"
-_SCALE = r"(?:thousand|million|billion|trillion|[KMBT])"
 PROSE_FACT = re.compile(
     r"(?<![\w.`$,])(\d+(?:,\d{3})*(?:\.\d+)?)[\s-]*"
-    + _SCALE
-    + r"(?:[\s-]+(?:parameters?|params|weights|tokens|GPU-?hours|words))\b"
+    r"(?:(?:million|billion|trillion)\b|[KMBT](?:[\s-]+"
+    r"(?:parameters?|params|weights|tokens|GPU-?hours|words))\b)"
     r"|(?<![\w.`$,])(\d+(?:,\d{3})*(?:\.\d+)?)[\s-]+(?:GPU-?hours)\b",
     re.I,
 )
-_STRIP = re.compile(r"``?[^`\n]+?``?|\$\$.*?\$\$|\$[^$\n]+\$|\[[^\]]*\]\([^)]*\)", re.S)
+# Backticks, maths, links, and quotations (a source's or a wrong idea's words, "...").
+_STRIP = re.compile(
+    r"``?[^`\n]+?``?|\$\$.*?\$\$|\$[^$\n]+\$|\[[^\]]*\]\([^)]*\)|\"[^\"\n]*\"|“[^”]*”",
+    re.S,
+)
 
 
 def typed_facts_in_prose(md: str) -> list[str]:
