@@ -85,7 +85,7 @@ def _skipped_ids(tree) -> set[int]:
                     else ""
                 )
                 keep = node.args[2] if len(node.args) > 2 else None
-                if not re.search(r"published|paper|as reported", text, re.I):
+                if not re.search(r"as published|paper reports|as reported", text, re.I):
                     keep = None
                 kept = {id(n) for n in ast.walk(keep)} if keep is not None else set()
                 skip |= {id(n) for n in ast.walk(node)} - kept
@@ -102,6 +102,9 @@ def _skipped_ids(tree) -> set[int]:
                     skip.add(id(side))
         if isinstance(node, ast.JoinedStr):
             skip |= {id(n) for n in ast.walk(node)}
+        if isinstance(node, ast.Subscript):
+            # r[2:4], row[0], shapes["8B"]: an index or a key, not a fact
+            skip |= {id(n) for n in ast.walk(node.slice)}
     return skip
 
 
@@ -179,10 +182,18 @@ def typed_facts_in_code(code: str) -> list[str]:
         if isinstance(stmt, ast.FunctionDef):
             idents.append(stmt.name)
         where = row if row is not None else stmt
+        keys = {
+            id(n)
+            for s in ast.walk(where)
+            if isinstance(s, ast.Subscript)
+            for n in ast.walk(s.slice)
+        }
         strings = [
             n.value
             for n in ast.walk(where)
-            if isinstance(n, ast.Constant) and isinstance(n.value, str)
+            if isinstance(n, ast.Constant)
+            and isinstance(n.value, str)
+            and id(n) not in keys
         ]
         context += strings
         first = stmt.lineno
