@@ -299,8 +299,10 @@ _register(
 _register(
     "llama3.1.params",
     {"8B": 8.0e9, "70B": 70.6e9, "405B": 405e9},
-    "the released model pages' parameter counts: 8.0B, 70.6B and 405B "
-    "(https://huggingface.co/meta-llama/Llama-3.1-8B, -70B, -405B)",
+    "mixed, as 48.9 sets them beside its counts: 8.0B and 405B are the sizes the "
+    "Llama 3 paper names (Grattafiori et al. 2024, Table 3); 70.6B is the parameter "
+    "count the Hugging Face model card header reads from the released safetensors "
+    "(https://huggingface.co/meta-llama/Llama-3.1-70B)",
     "48-09-whole-model",
 )
 _register(

@@ -177,6 +177,11 @@ def typed_facts_in_code(code: str) -> list[str]:
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             for t in targets:
                 idents += _names(t)
+                context += [  # sizes["BERT-base"] = ...: the key names the row
+                    n.value
+                    for n in ast.walk(t)
+                    if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                ]
         if any(KNOB_NAMES.search(i) for i in idents):
             continue
         if isinstance(stmt, ast.FunctionDef):
