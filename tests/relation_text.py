@@ -195,6 +195,8 @@ def claim_occurrences(sentence: str, backticked: bool = True) -> list[tuple]:
     found = []
     for g, rx in _CLAIM_RE.items():
         for m in rx.finditer(sentence):
+            if g in EXTREME and re.search(r"\bat\s+$", sentence[: m.start()], re.I):
+                continue  # "at least", "at most": a bound, counted as below/above
             span = _tail_number(g, sentence[m.end() : m.end() + 100], backticked)
             if span is None:
                 continue
@@ -238,16 +240,19 @@ def holds_by_its_numbers(
     spans = [at] if at else [m.span() for m in _CLAIM_RE[group].finditer(sentence)]
     for start, end in spans:
         if group in TREND:
-            t = re.match(_FROM_TO, sentence[end:])
+            # an aside without numbers does not break "from `a` (...) to `b`"
+            t = re.match(_FROM_TO, re.sub(r"\s*\([^()`]*\)", "", sentence[end:]))
             if t:
                 a, b = _first_number(t.group(1)), _first_number(t.group(2))
                 if a is not None and b is not None and a != b:
                     return (b > a) == (group == "rises")
         if group in COMPARATIVE:
-            before = _PAIR.findall(sentence[:start])
+            # the number just before the word, a few words back in the same clause
+            before = re.search(r"`([^`\n]+)`(?:[^`;:()]*?)$", sentence[:start])
+            gap = sentence[before.end() : start].split() if before else []
             after = re.match(rf"{_NEAR}`([^`\n]+)`", sentence[end:])
-            if before and after:
-                a, b = _first_number(before[-1]), _first_number(after.group(1))
+            if before and after and len(gap) <= 6:
+                a, b = _first_number(before.group(1)), _first_number(after.group(1))
                 if a is not None and b is not None and a != b:
                     return (a < b) == (group == "below")
     return None
@@ -367,8 +372,8 @@ def is_backed(lines: list[str], c: Claim) -> bool:
         if c.kind == "prose"
         else None
     )
-    if direct is not None:
-        return direct
+    if direct:
+        return True
     return any(_backs(line, c.group, c.nums) for line in lines)
 
 
