@@ -5,26 +5,30 @@ can print every digit right and still mislead: "`0.41` is below `0.39`", "the fa
 of the three", "every head scores above `25`". This module finds the relations a page
 states about printed numbers and asks that the outputs state them too.
 
-A relation claim is a sentence of prose (running text or a box), or the typed text of a
-figure title or alt text (`new_figure`, `show`), that holds a backticked number (for a
-figure, a number printed in the rendered text) and a relation word:
+A relation claim is one relation word in a sentence of prose (running text or a box),
+or in the typed text of a figure title or alt text (`new_figure`, `show`), together with
+the number it is about: the number a few words after it (backticked in prose).
 
-- comparisons: below, under, less than, fewer than, smaller than, lower than /
-  above, over, more than, greater than, larger than, higher than, exceeds; these count
-  only where a number follows within a few words ("under `1e-15`", "above the published
-  `340`"), so "over the sequence" and "under a mask" are not claims;
-- trends: rises, grows, increases, climbs / falls, drops, decreases, shrinks, declines;
-- extremes: largest, highest, most, longest, widest, biggest / smallest, lowest, least,
-  shortest, fewest; fastest, faster, quicker / slowest, slower;
-- universals: every, always / never, none.
+- comparisons: below, under, less than, smaller than, lower than, at most / above,
+  more than, greater than, larger than, higher than, at least, exceeds; only a few
+  filler words may stand between the word and its number ("below the published `340`"),
+  so "under a mask" and "over the sequence" are no claims ("over" only backs one);
+- trends, with "to", "from" or "by" and a number: rises, grows, increases, climbs /
+  falls, drops, decreases, shrinks, declines;
+- extremes, with a number close after: largest, highest, most, longest, widest / smallest,
+  lowest, least, shortest, fewest; fastest, faster / slowest, slower;
+- universals, with a number close after: always / never, none ("every" and "all" only
+  back one: "every layer is `256` wide" claims no relation).
 
-A claim is backed when an output of its section or an earlier one (an `ok` line of a
-`check`, or any printed line; not the figure's own text) holds a word of the same group
-(or the sign: `<` for below, `>` for above) and at least one of the claim's numbers.
-So the relation is printed where the numbers are: by a `check` that tests it, or by a
-line a helper wrote from the numbers (book.relations). A flipped word ("below" for
-"above") finds no printed line of its group and is flagged. A word written from a
-number by an f-string field (`f"{compare(a, b)}"`) is not typed, so it is not a claim.
+A claim is backed when a printed line of its section or an earlier one (an `ok` line of
+a `check`, or any printed line; not a figure's own text) has a clause holding a word of
+the same group (or the sign: `<` for below, `>` for above) and the claim's number. So
+the relation is printed where the number is: by a `check` that tests it, or by a line a
+helper wrote from the numbers (book.relations). A prose claim is also backed when its
+own two numbers bear it out: "falls from `a` to `b`" with b < a, "`a`, below `b`" with
+a < b (a a few words before the word). A flipped word ("below" for "above") finds no
+printed line of its group and is flagged. A word an f-string field writes
+(`f"{compare(a, b)}"`) is not typed, so it is no claim.
 """
 
 from __future__ import annotations
