@@ -201,9 +201,16 @@ def claim_occurrences(sentence: str, backticked: bool = True) -> list[tuple]:
         for m in rx.finditer(sentence):
             if g in EXTREME and re.search(r"\bat\s+$", sentence[: m.start()], re.I):
                 continue  # "at least", "at most": a bound, counted as below/above
-            span = _tail_number(g, sentence[m.end() : m.end() + 100], backticked)
+            tail = sentence[m.end() : m.end() + 100]
+            span = _tail_number(g, tail, backticked)
             if span is None:
                 continue
+            if g in UNIVERSAL:
+                # "never exceeds `0.25`", "never fall below `1.111`": the comparison
+                # after it is the claim, counted in its own group
+                head = tail[: tail.find(span)]
+                if any(_CLAIM_RE[h].search(head) for h in COMPARATIVE | TREND):
+                    continue
             nums = _numbers(span)
             if g in TREND:  # "falls from `a` to `b`": both ends
                 t = re.match(_FROM_TO, sentence[m.end() :])
@@ -222,6 +229,11 @@ def claim_groups(sentence: str, backticked: bool = True) -> list[str]:
 
 _PAIR = re.compile(r"`([^`\n]+)`")
 _FROM_TO = r"(?:\s+\S+){0,4}?\s+from\s+`([^`\n]+)`\s+(?:\S+\s+){0,6}?to\s+`([^`\n]+)`"
+# the same in a figure's rendered text, where numbers stand bare
+_FROM_TO_BARE = (
+    r"(?:\s+\S+){0,4}?\s+from\s+([-−]?\d[\d.,]*\d|\d)\S*\s+(?:\S+\s+){0,6}?"
+    r"to\s+([-−]?\d[\d.,]*\d|\d)"
+)
 
 
 def _first_number(span: str) -> float | None:
@@ -235,7 +247,7 @@ def _first_number(span: str) -> float | None:
 
 
 def holds_by_its_numbers(
-    sentence: str, group: str, at: tuple[int, int] | None = None
+    sentence: str, group: str, at: tuple[int, int] | None = None, bare: bool = False
 ) -> bool | None:
     """Where the sentence states the relation between two of its own backticked numbers,
     whether it holds: "falls from `a` to `b`" needs b < a; "`a` is below `b`" needs
@@ -245,12 +257,15 @@ def holds_by_its_numbers(
     for start, end in spans:
         if group in TREND:
             # an aside without numbers does not break "from `a` (...) to `b`"
-            t = re.match(_FROM_TO, re.sub(r"\s*\([^()`]*\)", "", sentence[end:]))
+            t = re.match(
+                _FROM_TO_BARE if bare else _FROM_TO,
+                re.sub(r"\s*\([^()`]*\)", "", sentence[end:]),
+            )
             if t:
                 a, b = _first_number(t.group(1)), _first_number(t.group(2))
                 if a is not None and b is not None and a != b:
                     return (b > a) == (group == "rises")
-        if group in COMPARATIVE:
+        if group in COMPARATIVE and not bare:
             # the number just before the word, a few words back in the same clause
             before = re.search(r"`([^`\n]+)`(?:[^`;:()]*?)$", sentence[:start])
             gap = sentence[before.end() : start].split() if before else []
@@ -371,10 +386,8 @@ def _figure_texts(code: str, out: str) -> list[tuple[str, str]]:
 
 def is_backed(lines: list[str], c: Claim) -> bool:
     """Does the claim hold by its own two numbers, or does a printed line state it?"""
-    direct = (
-        holds_by_its_numbers(c.text, c.group, (c.start, c.end))
-        if c.kind == "prose"
-        else None
+    direct = holds_by_its_numbers(
+        c.text, c.group, (c.start, c.end), bare=c.kind != "prose"
     )
     if direct:
         return True
