@@ -9,6 +9,7 @@ name what is not fixed yet (it only shrinks). The flips below show that the guar
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
@@ -58,12 +59,22 @@ def test_pending_names_only_existing_notebooks():
     assert set(_pending()) <= set(IDS)
 
 
-def _all_claims():
+@functools.cache
+def _claims_and_evidence() -> tuple:
+    out = []
     for p in NBS:
         nb = load(p)
         ev = Evidence(nb)
+        upto = {}
         for c in relation_claims(nb):
-            yield p, evidence_upto(ev, c.section), c
+            if c.section not in upto:
+                upto[c.section] = evidence_upto(ev, c.section)
+            out.append((p, upto[c.section], c))
+    return tuple(out)
+
+
+def _all_claims():
+    return _claims_and_evidence()
 
 
 def test_the_guard_checks_relations_across_the_book():
