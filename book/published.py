@@ -151,8 +151,9 @@ def table2_row(model: str) -> dict:
 _register(
     "voita.pruning",
     dict(pruned=38, heads=48, bleu_loss=0.15),
-    "Voita et al. 2019, 'Analyzing Multi-Head Self-Attention' (ACL), section 6.2 "
-    "and Figure 7: 38 of 48 encoder heads pruned for a 0.15 BLEU drop (EN-RU)",
+    "Voita et al. 2019, 'Analyzing Multi-Head Self-Attention: Specialized Heads Do the "
+    "Heavy Lifting, the Rest Can Be Pruned' (ACL; arXiv 1905.09418), abstract: on "
+    "English-Russian WMT, pruning 38 out of 48 encoder heads drops only 0.15 BLEU",
     "48-06-multi-head",
 )
 
