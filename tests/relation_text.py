@@ -20,8 +20,9 @@ the number it is about: the number a few words after it (backticked in prose).
 - universals, with a number close after: always / never, none ("every" and "all" only
   back one: "every layer is `256` wide" claims no relation).
 
-A claim is backed when a printed line of its section or an earlier one (an `ok` line of
-a `check`, or any printed line; not a figure's own text) has a clause holding a word of
+A claim is backed when a printed line of its own section (for the closing section, the
+summary, of any section; an `ok` line of a `check`, or any printed line; not a figure's
+own text) has a clause holding a word of
 the same group (or the sign: `<` for below, `>` for above) and the claim's number. So
 the relation is printed where the number is: by a `check` that tests it, or by a line a
 helper wrote from the numbers (book.relations). A prose claim is also backed when its
@@ -270,7 +271,10 @@ def holds_by_its_numbers(
             before = re.search(r"`([^`\n]+)`(?:[^`;:()]*?)$", sentence[:start])
             gap = sentence[before.end() : start].split() if before else []
             after = re.match(rf"{_NEAR}`([^`\n]+)`", sentence[end:])
-            if before and after and len(gap) <= 6:
+            # "`335.1` million, a little under `340`"; not "`6` it is at most `4.41`",
+            # where the subject is another
+            pronoun = {"it", "its", "they", "this", "that", "which", "is", "are"}
+            if before and after and len(gap) <= 6 and not pronoun & set(gap):
                 a, b = _first_number(before.group(1)), _first_number(after.group(1))
                 if a is not None and b is not None and a != b:
                     return (a < b) == (group == "below")
@@ -395,8 +399,13 @@ def is_backed(lines: list[str], c: Claim) -> bool:
 
 
 def evidence_upto(ev: Evidence, s: int) -> list[str]:
-    """The printed lines of sections 0..s, figure text left out."""
-    return _evidence_lines([t for k in ev.out_text if k <= s for t in ev.out_text[k]])
+    """The printed lines that may back a claim of section s, figure text left out: those
+    of section s itself; for the page's last section (the closing "So", a summary of
+    the page), those of every section."""
+    last = max(ev.out_text)
+    return _evidence_lines(
+        [t for k in ev.out_text if k == s or s == last for t in ev.out_text[k]]
+    )
 
 
 def unbacked_relations(nb: dict) -> list[str]:
