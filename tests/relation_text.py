@@ -123,7 +123,8 @@ CLAIM_WORDS: dict[str, tuple[str, ...]] = {
         w
         for w in ws
         if w[0].isalpha()
-        and w not in ("all", "no", "peak", "minimum", "maximum", "over", "every")
+        and w
+        not in ("all", "no", "none", "peak", "minimum", "maximum", "over", "every")
     )
     for g, ws in GROUPS.items()
 }
