@@ -287,16 +287,46 @@ def _sentences(text: str) -> list[str]:
     return [s.strip() for s in SENTENCE.split(text) if s and s.strip()]
 
 
-def _backs(line: str, group: str, nums) -> bool:
-    """A clause of the line holds a word (or sign) of the group and one of the numbers."""
+_STOP = set(
+    "the and that this with from into over under than then there their them they its"
+    " it is are was were be been has have had does do did not no only one two all each"
+    " every some more most less least very much also both which when where what who"
+    " at by for in of on or to as an a ok per".split()
+)
+_ALL_RELATION_WORDS = {w for ws in GROUPS.values() for w in ws}
+
+
+def _content(text: str) -> set[str]:
+    """The words of a text that name what it is about (not numbers, not relation or
+    stop words), lower case, a plural's s dropped."""
+    text = re.sub(r"`[^`]*`", " ", text)
+    words = re.findall(r"[A-Za-z][A-Za-z'-]{2,}", text)
+    out = set()
+    for w in words:
+        w = w.lower().strip("'-")
+        if w in _STOP or w in _ALL_RELATION_WORDS or len(w) < 3:
+            continue
+        out.add(w[:-1] if w.endswith("s") and len(w) > 3 else w)
+    return out
+
+
+def _backs(line: str, group: str, nums, about: set[str] | None = None) -> bool:
+    """A clause of the line holds a word (or sign) of the group and one of the numbers
+    (and, when `about` is given, a word of what the claim is about, where the clause
+    names anything)."""
     for clause in re.split(r"[;:]\s|,\s|\s\|\s", line):
         if not (
             _BACK_RE[group].search(clause)
             or (group in _SIGNS and _SIGNS[group].search(clause))
         ):
             continue
-        if nums & _numbers(clause):
-            return True
+        if not nums & _numbers(clause):
+            continue
+        if about is not None:
+            names = _content(clause)
+            if names and not names & about:
+                continue
+        return True
     return False
 
 
@@ -396,7 +426,22 @@ def is_backed(lines: list[str], c: Claim) -> bool:
     )
     if direct:
         return True
-    return any(_backs(line, c.group, c.nums) for line in lines)
+    return any(_backs(line, c.group, c.nums, _about(c)) for line in lines)
+
+
+def _about(c: Claim) -> set[str] | None:
+    """What a claim is about: the content words of its clause and of its sentence's
+    first clause, or of the whole sentence when those name nothing ("Below `1`, the
+    signal shrinks"); None if nothing is named."""
+    parts = re.split(r"[;:]\s|,\s", c.text)
+    pos = 0
+    for part in parts:
+        start = c.text.find(part, pos)
+        if start <= c.start < start + len(part) + 2:
+            # the clause, and the sentence's first clause, which often holds the subject
+            return _content(part) | _content(parts[0]) or _content(c.text) or None
+        pos = start + len(part)
+    return _content(c.text) or None
 
 
 def evidence_upto(ev: Evidence, s: int) -> list[str]:
