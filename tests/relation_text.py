@@ -23,7 +23,9 @@ the number it is about: the number a few words after it (backticked in prose).
 A claim is backed when a printed line of its own section (for the closing section, the
 summary, of any section; an `ok` line of a `check`, or any printed line; not a figure's
 own text) has a clause holding a word of
-the same group (or the sign: `<` for below, `>` for above) and the claim's number. So
+the same group (or the sign: `<` for below, `>` for above), the claim's number and,
+where the clause names anything, a word of what the claim is about (its clause or its
+sentence's first clause: "the tanh slope", not only "`1`"). So
 the relation is printed where the number is: by a `check` that tests it, or by a line a
 helper wrote from the numbers (book.relations). A prose claim is also backed when its
 own two numbers bear it out: "falls from `a` to `b`" with b < a, "`a`, below `b`" with
