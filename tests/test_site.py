@@ -669,3 +669,41 @@ def test_a_notebook_is_offered_only_where_it_runs_alone():
         served = (SITE / "_sources" / f"{doc}.ipynb").exists()
         want = doc not in CHECKOUT_ONLY
         assert (link, served) == (want, want), (path, link, served)
+
+
+def test_an_exercise_says_right_and_wrong_with_no_kernel(browser, server):
+    """The answer box (book/exercises.py, book.js): typing the key says right, a
+    wrong number says wrong and by how much, a choice works from the keyboard, and
+    the verdict is announced (aria-live) to a screen reader."""
+    page, outside, errors = open_offline(
+        browser, server, "notebooks/part1/08-attention.html"
+    )
+    box = page.locator(".book-exercise[data-id='08.1']")
+    key = box.get_attribute("data-key")
+    field = box.get_by_label("Your answer to exercise 08.1")
+    result = box.locator(".book-exercise-result")
+    assert result.get_attribute("aria-live") == "polite"
+    assert box.locator("details.book-solution").get_attribute("open") is None
+    field.fill(key)
+    field.press("Enter")  # the keyboard submits, as the Check button does
+    assert result.inner_text().startswith("right"), result.inner_text()
+    field.fill(str(float(key) + 0.5))
+    box.get_by_role("button", name="Check").click()
+    text = result.inner_text()
+    assert text.startswith("wrong") and "0.5 above the key" in text, text
+    field.fill("a lot")
+    field.press("Enter")
+    assert result.inner_text().startswith("type a number"), result.inner_text()
+    assert not outside, f"requests to other hosts: {outside}"
+    assert not errors, f"console errors: {errors}"
+    page.close()
+
+
+def test_exercise_index_links_every_question():
+    index = (SITE / "exercises.html").read_text(encoding="utf-8")
+    links = re.findall(r'href="(notebooks/part\d/[\w-]+\.html)#(ex-[\d-]+)"', index)
+    assert len(links) >= 3 * 32, f"{len(links)} exercise links"
+    for page, anchor in links:
+        target = (SITE / page).read_text(encoding="utf-8")
+        assert f'id="{anchor}"' in target, f"{page}#{anchor} is not on its page"
+        assert f'id="exercise-{anchor[3:]}"' in target, f"{page}: no answer box {anchor}"
