@@ -94,7 +94,8 @@ def _check_id(ex_id) -> tuple[str, int]:
     chapter, n = m.group(1), int(m.group(2))
     if COUNTS and (chapter not in COUNTS or not 1 <= n <= COUNTS[chapter]):
         have = (
-            f"chapter {chapter} has exercises {chapter}.1 to {chapter}.{COUNTS[chapter]}"
+            f"chapter {chapter} has exercises {chapter}.1 to "
+            f"{chapter}.{COUNTS[chapter]}"
             if chapter in COUNTS
             else f"chapters with exercises: {', '.join(sorted(COUNTS))}"
         )

@@ -63,7 +63,9 @@ def test_each_chapter_has_three_to_five_exercises_of_every_kind(path):
         f"book/exercises.py COUNTS[{ch!r}] should be {len(boxes)}"
     )
     for b in boxes:
-        assert b["question"], f"{path.name}: exercise {b['id']} has no (ex-...)= question"
+        assert b["question"], (
+            f"{path.name}: exercise {b['id']} has no (ex-...)= question"
+        )
         label = f"**Exercise `{b['id']}` · {exercises.KINDS[b['kind']]}.**"
         assert b["question"].startswith(label), (
             f"{path.name}: question {b['id']} should open with {label}"
@@ -110,7 +112,9 @@ def _wrong(spec: dict):
 @pytest.mark.parametrize("path", TEACHING, ids=[p.stem for p in TEACHING])
 def test_every_key_passes_its_checker_and_a_wrong_answer_fails(path):
     for spec in exercise_boxes(path):
-        ok, text = exercises.verdict(spec, spec["key"] if "choices" in spec else float(spec["key"]))
+        ok, text = exercises.verdict(
+            spec, spec["key"] if "choices" in spec else float(spec["key"])
+        )
         assert ok and text.startswith("right"), (spec, text)
         ok, text = exercises.verdict(spec, _wrong(spec))
         assert not ok and text.startswith("wrong"), (spec, text)

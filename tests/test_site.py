@@ -605,8 +605,9 @@ class _OutputText(HTMLParser):
 
 
 def test_markdown_tables_a_cell_displays_are_tables():
-    """A table a cell displays as Markdown (48.0's sections, 48.3's matrices) reaches the
-    page as a table, not as rows of pipes (myst-nb's default CommonMark has no tables)."""
+    """A table a cell displays as Markdown (48.0's sections, 48.3's matrices) reaches
+    the page as a table, not as rows of pipes (myst-nb's default
+    CommonMark has no tables)."""
     bad, tables = [], 0
     for path in _pages():
         html = (SITE / path).read_text(encoding="utf-8")
@@ -624,8 +625,8 @@ FIGURE = ".bd-content div.cell_output img.book-figure"
 
 
 def test_a_tapped_figure_opens_at_its_own_size_on_a_phone(browser, server):
-    """On a 390 px phone a figure is shrunk below its text size; a tap opens it at its 1x
-    width, unfiltered in dark mode, and Escape closes it. On a desktop a click does
+    """On a 390 px phone a figure is shrunk below its text size; a tap opens it at its
+    1x width, unfiltered in dark mode, and Escape closes it. On a desktop a click does
     nothing: the figure is already at that size."""
     seen = {}
     for width, scheme in ((390, "dark"), (1280, "light")):
@@ -706,4 +707,6 @@ def test_exercise_index_links_every_question():
     for page, anchor in links:
         target = (SITE / page).read_text(encoding="utf-8")
         assert f'id="{anchor}"' in target, f"{page}#{anchor} is not on its page"
-        assert f'id="exercise-{anchor[3:]}"' in target, f"{page}: no answer box {anchor}"
+        assert f'id="exercise-{anchor[3:]}"' in target, (
+            f"{page}: no answer box {anchor}"
+        )

@@ -284,7 +284,7 @@ BOOK_JS = """\
   }
   function exerciseBox(box) {
     if (box.querySelector('form')) return;
-    var d = box.dataset, id = 'answer-' + d.id.replace(/\./g, '-'), f = document.createElement('form');
+    var d = box.dataset, id = 'answer-' + d.id.replace(/\\./g, '-'), f = document.createElement('form');
     var lab = document.createElement('label'), inp, btn = document.createElement('button'),
         out = document.createElement('p');
     f.className = 'book-exercise-form';
