@@ -177,3 +177,14 @@ def test_the_index_page_lists_every_exercise():
         for b in exercise_boxes(p):
             label = b["id"].replace(".", "-")
             assert f"{{ref}}`{b['id']} <ex-{label}>`" in text
+
+
+def test_a_downloaded_notebook_carries_the_checker():
+    """book.answer works in a download: the zip in its first cell holds the module."""
+    import io
+    import zipfile
+
+    from book.site.downloads import package_zip
+
+    names = zipfile.ZipFile(io.BytesIO(package_zip())).namelist()
+    assert "book/exercises.py" in names, names

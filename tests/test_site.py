@@ -710,3 +710,21 @@ def test_exercise_index_links_every_question():
         assert f'id="exercise-{anchor[3:]}"' in target, (
             f"{page}: no answer box {anchor}"
         )
+
+
+def test_exercises_print_their_answers_in_the_appendix_only(browser, server):
+    """On paper (print.css) a chapter shows the question and a pointer, not the key
+    or the cell that computes it; the exercises page prints every key."""
+    page, _, _ = open_offline(browser, server, "notebooks/part1/08-attention.html")
+    page.emulate_media(media="print")
+    box = page.locator(".book-exercise[data-id='08.1']")
+    assert not box.locator("details.book-solution").is_visible()
+    assert box.locator(".book-exercise-print").is_visible()
+    key_code = page.locator("div.cell.tag_exercise-key div.cell_input").first
+    assert not key_code.is_visible(), "a key cell's code prints beside its question"
+    page.goto(f"{server}/exercises.html")
+    page.emulate_media(media="print")
+    assert page.locator(".book-exercise-answer").first.is_visible()
+    page.emulate_media(media="screen")
+    assert not page.locator(".book-exercise-answer").first.is_visible()
+    page.close()

@@ -329,10 +329,11 @@ def exercise_boxes(nb_path: Path) -> list[dict]:
 
 
 def _first_sentence(question: str) -> str:
-    """The question's opening sentence, after its bold label, on one line."""
+    """The question, after its bold label, on one line: up to its question mark."""
     text = " ".join(question.split())
     text = re.sub(r"^\*\*[^*]*\*\*\s*", "", text)
-    m = re.match(r"(.+?[.?!])(\s|$)", text)
+    # Up to the question mark: the sentences before it set up what is asked.
+    m = re.match(r"(.+?\?)(\s|$)", text) or re.match(r"(.+?[.!])(\s|$)", text)
     return (m.group(1) if m else text).replace("|", "\\|")
 
 
