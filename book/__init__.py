@@ -9,6 +9,7 @@ import os as _os
 
 from . import slider as slider_module  # noqa: F401  (the module, for tests)
 from .checks import ClaimFailed, check
+from .exercises import answer, exercise
 from .figures import heatmap
 from .fmt import bound, fixed, matrix_markdown, order, table, unsigned_zero
 from .slider import slider, widget_mode
@@ -28,6 +29,8 @@ from .style import (
 
 __all__ = [
     "ClaimFailed",
+    "answer",
+    "exercise",
     "check",
     "bound",
     "fixed",

@@ -605,8 +605,9 @@ class _OutputText(HTMLParser):
 
 
 def test_markdown_tables_a_cell_displays_are_tables():
-    """A table a cell displays as Markdown (48.0's sections, 48.3's matrices) reaches the
-    page as a table, not as rows of pipes (myst-nb's default CommonMark has no tables)."""
+    """A table a cell displays as Markdown (48.0's sections, 48.3's matrices) reaches
+    the page as a table, not as rows of pipes (myst-nb's default
+    CommonMark has no tables)."""
     bad, tables = [], 0
     for path in _pages():
         html = (SITE / path).read_text(encoding="utf-8")
@@ -624,8 +625,8 @@ FIGURE = ".bd-content div.cell_output img.book-figure"
 
 
 def test_a_tapped_figure_opens_at_its_own_size_on_a_phone(browser, server):
-    """On a 390 px phone a figure is shrunk below its text size; a tap opens it at its 1x
-    width, unfiltered in dark mode, and Escape closes it. On a desktop a click does
+    """On a 390 px phone a figure is shrunk below its text size; a tap opens it at its
+    1x width, unfiltered in dark mode, and Escape closes it. On a desktop a click does
     nothing: the figure is already at that size."""
     seen = {}
     for width, scheme in ((390, "dark"), (1280, "light")):
@@ -669,3 +670,61 @@ def test_a_notebook_is_offered_only_where_it_runs_alone():
         served = (SITE / "_sources" / f"{doc}.ipynb").exists()
         want = doc not in CHECKOUT_ONLY
         assert (link, served) == (want, want), (path, link, served)
+
+
+def test_an_exercise_says_right_and_wrong_with_no_kernel(browser, server):
+    """The answer box (book/exercises.py, book.js): typing the key says right, a
+    wrong number says wrong and by how much, a choice works from the keyboard, and
+    the verdict is announced (aria-live) to a screen reader."""
+    page, outside, errors = open_offline(
+        browser, server, "notebooks/part1/08-attention.html"
+    )
+    box = page.locator(".book-exercise[data-id='08.1']")
+    key = box.get_attribute("data-key")
+    field = box.get_by_label("Your answer to exercise 08.1")
+    result = box.locator(".book-exercise-result")
+    assert result.get_attribute("aria-live") == "polite"
+    assert box.locator("details.book-solution").get_attribute("open") is None
+    field.fill(key)
+    field.press("Enter")  # the keyboard submits, as the Check button does
+    assert result.inner_text().startswith("right"), result.inner_text()
+    field.fill(str(float(key) + 0.5))
+    box.get_by_role("button", name="Check").click()
+    text = result.inner_text()
+    assert text.startswith("wrong") and "0.5 above the key" in text, text
+    field.fill("a lot")
+    field.press("Enter")
+    assert result.inner_text().startswith("type a number"), result.inner_text()
+    assert not outside, f"requests to other hosts: {outside}"
+    assert not errors, f"console errors: {errors}"
+    page.close()
+
+
+def test_exercise_index_links_every_question():
+    index = (SITE / "exercises.html").read_text(encoding="utf-8")
+    links = re.findall(r'href="(notebooks/part\d/[\w-]+\.html)#(ex-[\d-]+)"', index)
+    assert len(links) >= 3 * 32, f"{len(links)} exercise links"
+    for page, anchor in links:
+        target = (SITE / page).read_text(encoding="utf-8")
+        assert f'id="{anchor}"' in target, f"{page}#{anchor} is not on its page"
+        assert f'id="exercise-{anchor[3:]}"' in target, (
+            f"{page}: no answer box {anchor}"
+        )
+
+
+def test_exercises_print_their_answers_in_the_appendix_only(browser, server):
+    """On paper (print.css) a chapter shows the question and a pointer, not the key
+    or the cell that computes it; the exercises page prints every key."""
+    page, _, _ = open_offline(browser, server, "notebooks/part1/08-attention.html")
+    page.emulate_media(media="print")
+    box = page.locator(".book-exercise[data-id='08.1']")
+    assert not box.locator("details.book-solution").is_visible()
+    assert box.locator(".book-exercise-print").is_visible()
+    key_code = page.locator("div.cell.tag_exercise-key div.cell_input").first
+    assert not key_code.is_visible(), "a key cell's code prints beside its question"
+    page.goto(f"{server}/exercises.html")
+    page.emulate_media(media="print")
+    assert page.locator(".book-exercise-answer").first.is_visible()
+    page.emulate_media(media="screen")
+    assert not page.locator(".book-exercise-answer").first.is_visible()
+    page.close()

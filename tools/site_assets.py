@@ -45,6 +45,25 @@ BOOK_CSS = """\
 .book-slider input[type=range]:focus-visible { outline: 3px solid #E69F00; outline-offset: 2px; }
 /* Figures: drawn at 2x, shown at their 1x width (720 or 480 px), centred in the column. */
 img.book-figure, .book-slider img { display: block; margin: 0.3em auto; max-width: 100%; height: auto; }
+/* Exercises (book/exercises.py): the answer box the page's script fills in. */
+.book-exercise { margin: 0.3em 0 1em; padding: 0.6em 0.9em; border-left: 4px solid #0072B2;
+  background: var(--pst-color-surface); }
+.book-exercise-form { display: flex; flex-wrap: wrap; align-items: center; gap: 0.4em 0.8em; margin: 0 0 0.4em; }
+.book-exercise-form label { margin: 0; font-weight: 700; }
+.book-exercise-form input, .book-exercise-form select { min-height: 44px; padding: 0 0.5em; font: inherit;
+  border: 1px solid var(--pst-color-border); border-radius: 0.25em; background: var(--pst-color-background);
+  color: var(--pst-color-text-base); }
+.book-exercise-form button { min-height: 44px; padding: 0 1em; font: inherit; font-weight: 700;
+  border: 1px solid #0072B2; border-radius: 0.25em; background: #0072B2; color: #fff; cursor: pointer; }
+.book-exercise-form :focus-visible { outline: 3px solid #E69F00; outline-offset: 2px; }
+.book-exercise-result { flex-basis: 100%; margin: 0; min-height: 1.5em; font-weight: 700; }
+.book-exercise-result[data-right=true] { color: #007a55; }
+.book-exercise-result[data-right=false] { color: #b5470b; }
+html[data-theme=dark] .book-exercise-result[data-right=true] { color: #4fd1a5; }
+html[data-theme=dark] .book-exercise-result[data-right=false] { color: #ffab73; }
+.book-exercise-kernel { margin: 0 0 0.3em; font-size: 0.9em; color: var(--pst-color-text-muted); }
+.book-exercise details.book-solution > summary { cursor: pointer; font-weight: 700; }
+.book-exercise-print, .book-exercise-answer { display: none; }
 """
 
 # The page as a reader sees it (issue 14): sliders, dark mode, folded
@@ -246,6 +265,59 @@ BOOK_JS = """\
     var img = e.target.closest && e.target.closest(
       '.bd-content div.cell_output img.book-figure, .book-slider img');
     if (img && narrow.matches && !img.closest('dialog')) zoom(img);
+  });
+  // Exercises (book/exercises.py): an answer box checks the reader's answer against the
+  // key the page computed and carries (data-key), with no kernel and nothing fetched.
+  function verdict(box, raw) {
+    var d = box.dataset, s = String(raw).trim();
+    if (d.choices !== undefined) {
+      if (!s) return [null, 'choose an answer first'];
+      return s === d.key ? [true, 'right: ' + s] : [false, 'wrong: ' + s + ' is not the answer'];
+    }
+    var v = Number(s.replace(/\u2212/g, '-').replace(/,/g, ''));
+    if (!s || !isFinite(v)) return [null, 'type a number, such as 0.5 (you typed "' + s + '")'];
+    var key = Number(d.key), tol = Number(d.tol), off = v - key, u = d.unit ? ' ' + d.unit : '';
+    if (Math.abs(off) <= tol * (1 + 1e-9) + 1e-12)
+      return [true, 'right: ' + v + u + (tol ? ' is within \u00b1 ' + d.tol + u + ' of the key' : ' is the key, exactly')];
+    return [false, 'wrong: ' + v + u + ' is ' + Number(Math.abs(off).toPrecision(3)) + u + ' ' +
+      (off > 0 ? 'above' : 'below') + ' the key (' + (tol ? 'right within \u00b1 ' + d.tol + u : 'right only exactly') + ')'];
+  }
+  function exerciseBox(box) {
+    if (box.querySelector('form')) return;
+    var d = box.dataset, id = 'answer-' + d.id.replace(/\\./g, '-'), f = document.createElement('form');
+    var lab = document.createElement('label'), inp, btn = document.createElement('button'),
+        out = document.createElement('p');
+    f.className = 'book-exercise-form';
+    lab.setAttribute('for', id);
+    lab.textContent = 'Your answer to exercise ' + d.id + (d.unit ? ' (' + d.unit + ')' : '');
+    if (d.choices !== undefined) {
+      inp = document.createElement('select');
+      var none = document.createElement('option');
+      none.value = ''; none.textContent = 'choose';
+      inp.appendChild(none);
+      d.choices.split('|').forEach(function (c) {
+        var o = document.createElement('option'); o.value = c; o.textContent = c; inp.appendChild(o);
+      });
+    } else {
+      inp = document.createElement('input');
+      inp.type = 'text'; inp.setAttribute('inputmode', 'decimal'); inp.autocomplete = 'off';
+      inp.size = 10;
+    }
+    inp.id = id;
+    btn.type = 'submit'; btn.textContent = 'Check';
+    out.className = 'book-exercise-result';
+    out.setAttribute('role', 'status'); out.setAttribute('aria-live', 'polite');
+    f.appendChild(lab); f.appendChild(inp); f.appendChild(btn); f.appendChild(out);
+    f.addEventListener('submit', function (e) {
+      e.preventDefault();
+      var r = verdict(box, inp.value);
+      out.textContent = r[1];
+      out.dataset.right = r[0] === null ? '' : String(r[0]);
+    });
+    box.insertBefore(f, box.firstChild);
+  }
+  document.addEventListener('DOMContentLoaded', function () {
+    document.querySelectorAll('.book-exercise[data-key]').forEach(exerciseBox);
   });
 })();
 """

@@ -5,6 +5,8 @@
 - ``claims.md`` gets every ``ok`` line the notebooks printed, with a link to its page,
   then the source claims that reproduce, from ``confirmed.yml``
   (errata.yml lists errors only).
+- ``exercises.md`` gets every exercise (book/exercises.py) by chapter and kind, with a
+  link to its question and its computed key (printed only: the PDF's answers appendix).
 - Every page gets the print stylesheet (``book/site/static/print.css``), and the
   download menu offers the whole-book PDF that ``make pdf`` builds (tools/pdf.py).
 - The bibliography's labels are author-year, as the text cites
@@ -28,7 +30,7 @@ import yaml
 
 from .toc import toc_docs
 
-GENERATED = ("glossary", "errata", "claims")
+GENERATED = ("glossary", "errata", "claims", "exercises")
 
 
 def _root(app) -> Path:
@@ -300,15 +302,98 @@ def confirmed_text(root: Path) -> str:
     return "\n".join(out) + "\n"
 
 
+_EXERCISE_BOX = re.compile(r'<div class="book-exercise" id="[^"]*" ([^>]*)>')
+_EXERCISE_ATTR = re.compile(r'data-([a-z]+)="([^"]*)"')
+_EXERCISE_LABEL = re.compile(r"^\(ex-([\d-]+)\)=\s*$", re.M)
+
+
+def exercise_boxes(nb_path: Path) -> list[dict]:
+    """The answer boxes a stored notebook printed, in page order: each one's id, kind,
+    key (and tol, unit or choices) as book/exercises.py wrote them, and its question
+    (the markdown under the label ``(ex-08-1)=``)."""
+    nb = json.loads(nb_path.read_text(encoding="utf-8"))
+    questions, boxes = {}, []
+    for cell in nb.get("cells", []):
+        src = cell.get("source", "")
+        src = "".join(src) if isinstance(src, list) else src
+        if cell.get("cell_type") == "markdown":
+            parts = _EXERCISE_LABEL.split(src)
+            for label, text in zip(parts[1::2], parts[2::2]):
+                questions[label.replace("-", ".")] = text.strip()
+        for m in _EXERCISE_BOX.finditer(cell_output_text(cell, ("text/html",))):
+            spec = {k: html.unescape(v) for k, v in _EXERCISE_ATTR.findall(m.group(1))}
+            boxes.append(spec)
+    for spec in boxes:
+        spec["question"] = questions.get(spec["id"], "")
+    return boxes
+
+
+def _first_sentence(question: str) -> str:
+    """The question, after its bold label, on one line: up to its question mark."""
+    text = " ".join(question.split())
+    text = re.sub(r"^\*\*[^*]*\*\*\s*", "", text)
+    # Up to the question mark: the sentences before it set up what is asked.
+    m = re.match(r"(.+?\?)(\s|$)", text) or re.match(r"(.+?[.!])(\s|$)", text)
+    return (m.group(1) if m else text).replace("|", "\\|")
+
+
+def _key_text(spec: dict) -> str:
+    if "choices" in spec:
+        return spec["key"]
+    unit = f" {spec['unit']}" if spec.get("unit") else ""
+    tol = float(spec["tol"])
+    return f"{spec['key']}{unit}" + (f" ± {spec['tol']}{unit}" if tol else ", exactly")
+
+
+def exercises_text(root: Path) -> str:
+    from ..exercises import KINDS
+
+    parts, kinds = [], {k: 0 for k in KINDS}
+    for doc in toc_notebooks(root):
+        path = root / f"{doc}.ipynb"
+        boxes = exercise_boxes(path) if path.exists() else []
+        if not boxes:
+            continue
+        title = notebook_title(path) or doc
+        parts += [
+            f"## {{doc}}`{_md_escape(title)} </{doc}>`",
+            "",
+            "| Exercise | Kind | Question | Answer |",
+            "| --- | --- | --- | --- |",
+        ]
+        for b in boxes:
+            kinds[b["kind"]] += 1
+            label = b["id"].replace(".", "-")
+            parts.append(
+                f"| {{ref}}`{b['id']} <ex-{label}>` | {KINDS[b['kind']]} | "
+                f"{_first_sentence(b['question'])} | "
+                f'<span class="book-exercise-answer">{html.escape(_key_text(b))}</span>'
+                '<span class="book-exercise-screen">folded under the question</span> |'
+            )
+        parts.append("")
+    total = sum(kinds.values())
+    head = (
+        f"The chapters end with {total} exercises: "
+        + ", ".join(f"{n} {KINDS[k]}" for k, n in kinds.items())
+        + ". Each links to its question; a cell on the page computes its key, and "
+        "the answer box under the question checks yours. The printed book lists the "
+        "keys here, as its answers appendix.\n"
+    )
+    return head + "\n" + "\n".join(parts)
+
+
 def _source_read(app, docname, source):
     if docname not in GENERATED:
         return
     marker = f"<!-- generated: {docname} -->"
     if marker not in source[0]:
         return
-    make = {"glossary": glossary_text, "errata": errata_text, "claims": claims_text}[
-        docname
-    ]
+    make = {
+        "glossary": glossary_text,
+        "errata": errata_text,
+        "claims": claims_text,
+        "exercises": exercises_text,
+    }[docname]
     source[0] = source[0].replace(marker, make(_root(app)))
 
 
@@ -324,6 +409,11 @@ def _inputs_digest(root: Path, docname: str) -> str:
             h.update("\n".join(ok_lines(root / f"{doc}.ipynb")).encode())
         f = root / "confirmed.yml"
         h.update(f.read_bytes() if f.exists() else b"")
+    elif docname == "exercises":
+        for doc in toc_notebooks(root):
+            f = root / f"{doc}.ipynb"
+            h.update(doc.encode())
+            h.update(json.dumps(exercise_boxes(f)).encode() if f.exists() else b"")
     else:
         f = root / f"{docname}.yml"
         h.update(f.read_bytes() if f.exists() else b"")
