@@ -435,7 +435,8 @@ def test_printed_sentences_wrap_on_a_phone(browser, server):
 def test_ok_lines_fold_and_cell_links_still_land(browser, server):
     html = (SITE / ATTENTION).read_text(encoding="utf-8")
     assert re.search(
-        r'<details class="book-checks"><summary>\d+ checks? holds?<span class="book-checks-what">', html
+        r'<details class="book-checks"><summary>\d+ checks? holds?<span class="book-checks-what">',
+        html,
     )
     assert not re.search(
         r"<pre><span></span>(?:[^<]*\n)?ok ", html.split("book-checks")[0]
