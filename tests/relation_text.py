@@ -345,6 +345,8 @@ def _evidence_lines(ev_text: list[str]) -> list[str]:
 
 
 def _strip_for_claims(text: str) -> str:
+    # an exercise asks, it does not claim: its question paragraph is left out
+    text = "\n\n".join(p for p in text.split("\n\n") if "**Exercise `" not in p)
     # links, roles and maths are not the claim; keep backticks (they mark numbers)
     text = re.sub(r"\$\$.*?\$\$|\$[^$\n]+\$", " ", text, flags=re.S)
     text = re.sub(r"\{[a-z:]+\}`[^`]*`", " ", text)
