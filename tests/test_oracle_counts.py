@@ -20,7 +20,7 @@ transformers = pytest.importorskip(
     "transformers", reason="oracle tests: requirements-oracle.txt"
 )
 
-from book.published import LLAMA_3_1  # noqa: E402
+from book.published import LLAMA_3_1, fact  # noqa: E402
 
 
 def _numel(build):
@@ -70,31 +70,41 @@ def test_llama_3_1_counts(size):
     assert parts["attention"] == attn
 
 
-# name, layers, d_model, heads, context (48.9's REFERENCE table; vocabulary 50,257)
+# name, layers, d_model, heads, context, vocabulary: the register's configurations
+_GPT2, _GPT3 = fact("gpt2.configs"), fact("gpt3.175b")
 GPT = [
-    ("GPT-2 small", 12, 768, 12, 1024),
-    ("GPT-2 XL", 48, 1600, 25, 1024),
-    ("GPT-3", 96, 12288, 96, 2048),
+    (name, c["layers"], c["d"], c["heads"], c["context"], c["vocab"])
+    for name, c in (
+        ("GPT-2 small", _GPT2["small"]),
+        ("GPT-2 XL", _GPT2["XL"]),
+        ("GPT-3", _GPT3),
+    )
 ]
 
 
-@pytest.mark.parametrize("name, L, d, H, ctx", GPT, ids=[g[0] for g in GPT])
-def test_gpt_counts(name, L, d, H, ctx):
+@pytest.mark.parametrize("name, L, d, H, ctx, vocab", GPT, ids=[g[0] for g in GPT])
+def test_gpt_counts(name, L, d, H, ctx, vocab):
     """48.9 (`gpt_count`: learned positions, tied embeddings, biases, two LayerNorms a
     block and a final one, d_ff = 4d) against `GPT2LMHeadModel` on the meta device.
     GPT-3's alternating sparse attention changes no weight shape."""
     config = transformers.GPT2Config(
-        vocab_size=50257, n_positions=ctx, n_embd=d, n_layer=L, n_head=H
+        vocab_size=vocab, n_positions=ctx, n_embd=d, n_layer=L, n_head=H
     )
     ref, model = _numel(lambda: transformers.GPT2LMHeadModel(config))
     assert model.lm_head.weight is model.transformer.wte.weight  # tied: counted once
-    assert page("48-09-whole-model").gpt_count(L, d, 50257, ctx) == ref
+    assert page("48-09-whole-model").gpt_count(L, d, vocab, ctx) == ref
 
 
+_BERT, _MINILM = fact("bert.configs"), fact("minilm.l6")
 BERT = [
-    ("BERT-base", 12, 768, 12),
-    ("BERT-large", 24, 1024, 16),
-    ("MiniLM-L6", 6, 384, 12),
+    ("BERT-base", _BERT["base"]["layers"], _BERT["base"]["d"], _BERT["base"]["heads"]),
+    (
+        "BERT-large",
+        _BERT["large"]["layers"],
+        _BERT["large"]["d"],
+        _BERT["large"]["heads"],
+    ),
+    ("MiniLM-L6", _MINILM["layers"], _MINILM["d"], 12),  # heads change no count
 ]
 
 
@@ -103,13 +113,14 @@ def test_bert_counts(name, L, d, H):
     """48.11 (`bert_params`: WordPiece vocabulary 30,522, 512 learned positions, two
     segment types, d_ff = 4d, pooler) against `BertModel(add_pooling_layer=True)`,
     and without the pooler against `add_pooling_layer=False`."""
+    tables = fact("bert.vocab_positions")
     config = transformers.BertConfig(
-        vocab_size=30522,
+        vocab_size=tables["vocab"],
         hidden_size=d,
         num_hidden_layers=L,
         num_attention_heads=H,
         intermediate_size=4 * d,
-        max_position_embeddings=512,
+        max_position_embeddings=tables["positions"],
         type_vocab_size=2,
     )
     bert = page("48-11-three-architectures", ("BERT_TABLES",)).bert_params
@@ -152,24 +163,26 @@ def test_mixtral_8x7b_count():
     experts, top-2, untied; total 46,702,792,704 and active per token 12,879,925,248
     (the numbers the page checks).
     Reference: `MixtralForCausalLM` on the meta device."""
+    m = fact("mixtral.8x7b.config")
     config = transformers.MixtralConfig(
-        vocab_size=32000,
-        hidden_size=4096,
-        intermediate_size=14336,
-        num_hidden_layers=32,
-        num_attention_heads=32,
-        num_key_value_heads=8,
-        head_dim=128,
-        num_local_experts=8,
-        num_experts_per_tok=2,
+        vocab_size=m["vocab"],
+        hidden_size=m["d"],
+        intermediate_size=m["d_ff"],
+        num_hidden_layers=m["layers"],
+        num_attention_heads=m["d"] // m["head_dim"],
+        num_key_value_heads=m["kv_heads"],
+        head_dim=m["head_dim"],
+        num_local_experts=m["experts"],
+        num_experts_per_tok=m["top_k"],
         tie_word_embeddings=False,
     )
     ref, model = _numel(lambda: transformers.MixtralForCausalLM(config))
     assert ref == 46_702_792_704
     # active per token: every weight but the 6 unchosen experts of each layer
     experts = model.model.layers[0].mlp.experts  # stacked: [8, ...] per tensor
-    per_expert = sum(p.numel() for p in experts.parameters()) // 8
-    assert ref - 32 * (8 - 2) * per_expert == 12_879_925_248
+    per_expert = sum(p.numel() for p in experts.parameters()) // m["experts"]
+    unchosen = m["layers"] * (m["experts"] - m["top_k"]) * per_expert
+    assert ref - unchosen == 12_879_925_248
 
 
 def test_part11_block_weights():
