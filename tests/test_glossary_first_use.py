@@ -106,16 +106,6 @@ TERMS = {
 
 # term: the page it waits for. Whoever brings that page up to the rule removes its lines.
 PENDING = {
-    "loss": "notebooks/part1/02-learning-rate",
-    "parameter": "notebooks/part1/02-learning-rate",
-    "gradient": "notebooks/part1/02-learning-rate",
-    "gradient descent": "notebooks/part1/02-learning-rate",
-    "learning rate": "notebooks/part1/02-learning-rate",
-    "eigenvalue": "notebooks/part1/02-learning-rate",
-    "layer": "notebooks/part1/02-learning-rate",
-    "minibatch": "notebooks/part1/02-learning-rate",
-    "initialisation": "notebooks/part1/02-learning-rate",
-    "normalisation": "notebooks/part1/02-learning-rate",
     "weight": "notebooks/part1/03-backprop",
     "bias": "notebooks/part1/03-backprop",
     "neuron": "notebooks/part1/03-backprop",
