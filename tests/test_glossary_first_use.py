@@ -106,14 +106,6 @@ TERMS = {
 
 # term: the page it waits for. Whoever brings that page up to the rule removes its lines.
 PENDING = {
-    "weight": "notebooks/part1/03-backprop",
-    "bias": "notebooks/part1/03-backprop",
-    "neuron": "notebooks/part1/03-backprop",
-    "batch": "notebooks/part1/03-backprop",
-    "chain rule": "notebooks/part1/03-backprop",
-    "forward pass": "notebooks/part1/03-backprop",
-    "sigmoid": "notebooks/part1/03-backprop",
-    "transformer": "notebooks/part1/03-backprop",
     "Jacobian": "notebooks/part1/04-initialisation",
     "residual": "notebooks/part1/04-initialisation",
     "variance": "notebooks/part1/04-initialisation",
