@@ -106,11 +106,6 @@ TERMS = {
 
 # term: the page it waits for. Whoever brings that page up to the rule removes its lines.
 PENDING = {
-    "Jacobian": "notebooks/part1/04-initialisation",
-    "residual": "notebooks/part1/04-initialisation",
-    "variance": "notebooks/part1/04-initialisation",
-    "activation": "notebooks/part1/04-initialisation",
-    "ReLU": "notebooks/part1/04-initialisation",
     "probability distribution": "notebooks/part1/05-minibatch",
     "token": "notebooks/part1/08-attention",
     "embedding": "notebooks/part1/08-attention",
