@@ -106,7 +106,6 @@ TERMS = {
 
 # term: the page it waits for. Whoever brings that page up to the rule removes its lines.
 PENDING = {
-    "probability distribution": "notebooks/part1/05-minibatch",
     "token": "notebooks/part1/08-attention",
     "embedding": "notebooks/part1/08-attention",
     "query": "notebooks/part1/08-attention",
