@@ -102,6 +102,28 @@ TERMS = {
     "vocabulary": (r"\bvocabular(?:y|ies)\b", ["vocabulary"]),
     "GELU": (r"\bGELUs?\b", ["GELU"]),
     "perplexity": (r"\bperplexit(?:y|ies)\b", ["perplexity"]),
+    "Xavier initialisation": (r"\bXavier\b", ["Xavier initialisation"]),
+    "layer normalisation": (
+        r"\blayer[- ]norm(?:ali[sz]ation)?s?\b",
+        ["layer normalization", "normalisation"],
+    ),
+    "attention weights": (r"\battention weights?\b", ["attention weights"]),
+    "self-attention": (r"\bself-attention\b", ["self-attention"]),
+    "multi-head attention": (r"\bmulti-head attention\b", ["multi-head attention"]),
+    "residual stream": (r"\bresidual stream\b", ["residual stream"]),
+    "hidden state": (r"\bhidden states?\b", ["hidden state"]),
+    "byte pair encoding": (
+        r"\bbyte[- ]pair encoding\b|\bBPE\b",
+        ["byte pair encoding"],
+    ),
+    "bigram model": (r"\bbigrams?\b", ["bigram model"]),
+    "temperature": (r"\btemperatures?\b", ["temperature"]),
+    "greedy decoding": (r"\bgreedy\b", ["greedy decoding"]),
+    "autoregressive": (
+        r"\bautoregressive\b",
+        ["autoregressive", "autoregressive generation"],
+    ),
+    "KV cache": (r"\bKV cache\b", ["KV cache"]),
 }
 
 # term: the page it waits for. Whoever brings that page up to the rule removes its lines.
