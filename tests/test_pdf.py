@@ -92,6 +92,7 @@ def test_smoke_page_has_every_glyph_math_and_wrapped_code(smoke):
     assert not printed["wide_code"], (
         f"code wider than the page: {printed['wide_code'][:3]}"
     )
+    assert printed["folded_code"] == 0, "folded code prints: paper has no toggle"
     title = pdf.chapter_title(ROOT, "notebooks/part2/17-tokenization")
     assert any(_squash(title) in _squash(t) for _, t in seen["outline"]), (
         title,
@@ -203,6 +204,7 @@ def test_book_has_every_glyph_and_embeds_every_font(book):
 def test_book_code_wraps_math_typesets_links_resolve(book):
     summary, seen, _ = book
     assert not summary["wide_code"], summary["wide_code"][:3]
+    assert summary.get("folded_code") == 0, "folded code prints in the book PDF"
     assert summary["math"] > 100, summary["math"]
     assert seen["internal_links"] > len(pdf.book_meta()["chapters"]), seen[
         "internal_links"

@@ -170,8 +170,12 @@ SETTLE = r"""async () => {
   await document.fonts.ready;
   await Promise.all([...document.images].map(i => i.decode().catch(() => null)));
   const wide = [...document.querySelectorAll('article pre')].filter(p => p.scrollWidth > p.clientWidth + 1);
+  // folded code (a hide-input cell's input) that the print would still lay out
+  const folded = [...document.querySelectorAll('div.cell.tag_hide-input .cell_input')]
+    .filter(e => e.getClientRects().length > 0);
   return {math: document.querySelectorAll('mjx-container').length,
-          wide_code: wide.map(p => p.textContent.slice(0, 60))};
+          wide_code: wide.map(p => p.textContent.slice(0, 60)),
+          folded_code: folded.length};
 }"""
 
 
