@@ -90,8 +90,9 @@ def check(claim: str, got, expected=True, *, tol=None, rtol=None) -> None:
 
 
 def _log_margin(kind: str, what: str, diff, limit) -> None:
-    """With BOOK_MARGIN_LOG set (tools/margins.py), note how close a tolerance came to
-    failing: a check that uses 80 % of its tolerance here may fail on another CPU."""
+    """With BOOK_MARGIN_LOG set (workshop/measure/margins.py), note how close a
+    tolerance came to failing: a check that uses 80 % of its tolerance here may fail
+    on another CPU."""
     path = os.environ.get("BOOK_MARGIN_LOG")
     if not path:
         return

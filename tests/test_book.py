@@ -23,7 +23,8 @@ from book import (  # noqa: E402
     show,
     slider,
 )
-from book.site import sphinxext  # noqa: E402
+from workshop.config import ROOT
+from workshop.site import sphinxext
 
 
 # check --------------------------------------------------------------------------------
@@ -489,7 +490,7 @@ def test_glossary_rejects_duplicates_and_gaps(tmp_path):
 
 
 def test_real_glossary_and_errata_parse():
-    root = sphinxext.Path(__file__).resolve().parents[1]
+    root = ROOT
     sphinxext.glossary_text(root)
     sphinxext.errata_text(root)
     assert "claims" in sphinxext.claims_text(root)
@@ -615,7 +616,7 @@ def test_heatmap_names_bad_input(M, kw, message):
 
 # toc ----------------------------------------------------------------------------------
 def test_toc_lists_chapters_in_book_order(tmp_path):
-    from book.site.toc import toc_docs, toc_notebooks
+    from workshop.config import notebooks, toc_docs
 
     (tmp_path / "_toc.yml").write_text(
         "format: jb-book\nroot: intro\nparts:\n"
@@ -625,19 +626,18 @@ def test_toc_lists_chapters_in_book_order(tmp_path):
     (tmp_path / "a.ipynb").write_text("{}")
     (tmp_path / "b.ipynb").write_text("{}")
     assert toc_docs(tmp_path) == ["b", "a", "glossary"]
-    assert toc_notebooks(tmp_path) == [tmp_path / "b.ipynb", tmp_path / "a.ipynb"]
+    assert notebooks(tmp_path) == [tmp_path / "b.ipynb", tmp_path / "a.ipynb"]
 
 
 # fonts --------------------------------------------------------------------------------
 def test_subset_font_keeps_exactly_the_asked_characters():
     import io
-    from pathlib import Path
 
     from fontTools.ttLib import TTFont
 
     from book.page_fonts import subset_font
 
-    src = Path(__file__).resolve().parents[1] / (
+    src = ROOT / (
         "node_modules/@fontsource/ibm-plex-sans/files/"
         "ibm-plex-sans-greek-400-normal.woff2"
     )
@@ -884,7 +884,7 @@ def test_glossary_has_a_to_z_and_letter_sections(tmp_path):
 def test_bibliography_labels_are_author_year():
     import pybtex.database
 
-    from book.site.bibstyle import AuthorYearLabelStyle
+    from workshop.site.bibstyle import AuthorYearLabelStyle
 
     bib = pybtex.database.parse_string(
         r"""
@@ -909,7 +909,7 @@ def test_bibliography_labels_are_author_year():
 
 
 def test_claims_headings_are_page_titles():
-    root = sphinxext.Path(__file__).resolve().parents[1]
+    root = ROOT
     text = sphinxext.claims_text(root)
     headings = [
         ln

@@ -1,4 +1,4 @@
-"""The first cell and the downloadable copy (book/site/downloads.py, tools/colab_cell.py)."""
+"""The first cell and the downloadable copy (workshop/site/downloads.py, workshop/run/colab_cell.py)."""
 
 from __future__ import annotations
 
@@ -6,15 +6,10 @@ import json
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
-import yaml
-
-from book.site import downloads as d
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-import colab_cell  # noqa: E402
+from workshop.config import ROOT, config, repo_url
+from workshop.run import colab_cell  # noqa: E402
+from workshop.site import downloads as d
 
 
 def test_nothing_installs_while_no_repository_is_configured():
@@ -30,11 +25,11 @@ def test_a_configured_repository_is_the_only_address():
     assert "git+https://github.com/owner/name@b" in src
     assert src.count("http") == 1
     # anything but an https URL counts as unset
-    assert d.repo_url({"repository": {"url": "measured-book/measured"}}) == ""
+    assert repo_url({"repository": {"url": "measured-book/measured"}}) == ""
 
 
 def test_config_names_no_placeholder():
-    cfg = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    cfg = config()
     assert "measured-book/measured" not in json.dumps(cfg)
 
 
@@ -116,11 +111,14 @@ def test_carried_fonts_match_npm():
     assert (page_fonts.CARRIED / "ibm-plex-sans" / "LICENSE").exists()
     if page_fonts.NODE.is_dir():
         r = subprocess.run(
-            [sys.executable, str(ROOT / "tools" / "vendor_fonts.py"), "--check"],
+            [sys.executable, "-m", "workshop.site.vendor_fonts", "--check"],
+            cwd=ROOT,
             capture_output=True,
             text=True,
         )
-        assert r.returncode == 0, r.stdout + "\nrun: python tools/vendor_fonts.py"
+        assert r.returncode == 0, (
+            r.stdout + "\nrun: python -m workshop.site.vendor_fonts"
+        )
     assert page_fonts.font_packages() in (page_fonts.NODE, page_fonts.CARRIED)
 
 

@@ -4,9 +4,9 @@ bit decides must not reach the page."""
 import re
 
 import pytest
-from notebook_text import load, notebooks, output_text
 
 from book import fixed, heatmap, matrix_markdown, unsigned_zero
+from workshop.text.notebook_text import load, notebooks, output_text
 
 TINY = [5e-324, 1e-300, 2.3e-16, 1.4e-17, 0.0]
 
@@ -83,7 +83,7 @@ SIGNED_ZERO = re.compile(r"(?<![\w.\-−])[-−]0(?:\.0+)?(?:e[-+]?\d+)?%?(?![\w
 def test_no_stored_output_prints_a_signed_zero(path):
     """The sign of a printed zero is the last bit of a residue: another machine prints
     the other one (02-learning-rate printed "(1.9, -0)" on x86 and "(1.9, 0)" on ARM).
-    tools/zero_audit.py finds such fields while a notebook runs; this finds any that
+    workshop/run/zero_audit.py finds such fields while a notebook runs; this finds any that
     reached a stored output, text, alt text or slider frame."""
     found = []
     for i, cell in enumerate(load(path)["cells"]):

@@ -3,7 +3,7 @@
 Every number the book takes from the outside world (a model's configuration, a parameter
 count as published, token counts, GPU-hours, benchmark scores, dates) lives once in the
 register, beside its primary source. A page imports it and prints it "as published". The
-per-notebook test fails when a page types such a number instead (tests/published_text.py
+per-notebook test fails when a page types such a number instead (workshop/text/published_text.py
 says how it is found); what is not fixed yet is listed by name in
 tests/published_pending.yml, which only shrinks.
 """
@@ -14,10 +14,14 @@ import re
 
 import pytest
 import yaml
-from notebook_text import ROOT, load, notebooks, source
-from published_text import typed_facts_in_code, typed_facts_in_prose, typed_published
 
 from book import published
+from workshop.text.notebook_text import ROOT, load, notebooks, source
+from workshop.text.published_text import (
+    typed_facts_in_code,
+    typed_facts_in_prose,
+    typed_published,
+)
 
 NBS = notebooks()
 IDS = [p.relative_to(ROOT).as_posix() for p in NBS]
