@@ -69,10 +69,10 @@ sync: install
 save: install
 	$(BIN)/python -m workshop.text.save
 
-## make fmt: format the code (ruff, 88 columns), in the .py files and the notebooks, then sync.
-## tools/wrap_lines.py first fits the lines ruff format cannot (comments, strings, docstrings).
+## make fmt: format the code (ruff, 88 columns, a bracket folded whenever it fits), in the .py
+## files and the notebooks, then sync. A comment or string over 88 columns is the author's to
+## shorten: ruff check (E501) names it.
 fmt: install
-	$(BIN)/python tools/wrap_lines.py
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 	$(MAKE) --no-print-directory sync

@@ -14,15 +14,7 @@ import pytest
 matplotlib.use("Agg")
 
 import book  # noqa: E402
-from book import (  # noqa: E402
-    ClaimFailed,
-    bound,
-    check,
-    fixed,
-    new_figure,
-    show,
-    slider,
-)
+from book import ClaimFailed, bound, check, fixed, new_figure, show, slider  # noqa: E402
 from workshop.config import ROOT
 from workshop.site import sphinxext
 

@@ -145,11 +145,7 @@ def test_typed_counts_in_prose_are_flagged():
         "3.14 million GPU-hours. The printed `175` billion is fine, and so is the "
         'source\'s "22 million", a quotation. Llama 3.1 8B is a name.'
     )
-    assert typed_facts_in_prose(md) == [
-        "175-billion",
-        "300 billion",
-        "3.14 million",
-    ]
+    assert typed_facts_in_prose(md) == ["175-billion", "300 billion", "3.14 million"]
 
 
 def test_a_planted_fact_on_a_real_page_is_caught():

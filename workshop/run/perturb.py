@@ -93,7 +93,7 @@ EXACT = {
     "notebooks/part1/11-feed-forward.ipynb": (
         "trains 3,000 Adam steps with elementwise operations and sums in a fixed order; "
         "the page itself measures what a nudge of one ulp to the start does"
-    ),
+    )
 }
 
 

@@ -39,7 +39,7 @@ MARK = "# book: carried"
 #: page says so, and runs in a checkout (make lab) and on Binder, which clones one.
 CHECKOUT_ONLY = {
     "notebooks/part1/13-typography": "it measures the site's own font files (IBM Plex, "
-    "npm @fontsource), which come with the book's repository, not with a notebook",
+    "npm @fontsource), which come with the book's repository, not with a notebook"
 }
 
 
@@ -57,7 +57,7 @@ def stored_cell_source(url: str = "", branch: str = "main") -> str:
         "    import book  # noqa: F401\n"
         "except ImportError:\n"
     )
-    # Written as ruff format and tools/wrap_lines.py leave it (88 columns), so that
+    # Written as ruff format leaves it (pyproject.toml: 88 columns), so that
     # formatting the notebooks never makes the cell stale.
     if url:
         return head + (

@@ -79,15 +79,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
         ">=",
     ),
     "rises": ("rises", "rise", "grows", "grow", "increases", "climbs", "climb"),
-    "falls": (
-        "falls",
-        "fall",
-        "drops",
-        "decreases",
-        "shrinks",
-        "declines",
-        "decays",
-    ),
+    "falls": ("falls", "fall", "drops", "decreases", "shrinks", "declines", "decays"),
     "most": (
         "largest",
         "highest",
@@ -415,10 +407,7 @@ def _figure_texts(code: str, out: str) -> list[tuple[str, str]]:
                 continue
             # the rendered text that holds the typed pieces in order
             probe = [p.strip() for p in parts if len(p.strip()) >= 4]
-            match = next(
-                (r for r in rendered if all(p in r for p in probe[:3])),
-                typed,
-            )
+            match = next((r for r in rendered if all(p in r for p in probe[:3])), typed)
             pairs.append((typed, match))
     return pairs
 
