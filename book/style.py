@@ -17,7 +17,6 @@ from __future__ import annotations
 import base64
 import html
 import io
-import json
 import math
 import os
 
@@ -622,21 +621,11 @@ def render(fig, *, density: float = DENSITY, fmt: str | None = None) -> Rendered
             break
     texts = _texts(fig)
     bad = _text_problems(fig, renderer, css_px_per_inch / 72)
-    report = os.environ.get("BOOK_FIGURE_REPORT")
-    if bad and report:  # survey mode (tools): note the problems instead of refusing
-        with open(report, "a", encoding="utf-8") as fh:
-            fh.write(
-                json.dumps(
-                    {
-                        "title": _clean(fig._suptitle.get_text())
-                        if fig._suptitle
-                        else "",
-                        "problems": bad,
-                    }
-                )
-                + "\n"
-            )
-    elif bad:
+    if bad:
+        from .log import log
+
+        title = _clean(fig._suptitle.get_text()) if fig._suptitle else ""
+        log("figure", title=title, problems=bad)  # with the log on (book.log)
         raise ValueError(
             "figure text must lie on the canvas and be big enough to read: "
             + "; ".join(bad)

@@ -19,6 +19,7 @@ import sys
 import time
 from pathlib import Path
 
+from book.log import LOG as BOOK_LOG
 from workshop.config import BUILD, ROOT
 
 BIN = ROOT / ".venv" / "bin"
@@ -42,11 +43,12 @@ def run(cmd: list[str], **env) -> float:
 def build() -> float:
     """What make book does: fill the execution cache on both
     cores, then build the HTML."""
-    env = dict(BOOK_WIDGETS="static", BOOK_BENCH_LOG=str(LOG))
+    env = dict(BOOK_WIDGETS="static", **{BOOK_LOG: str(LOG)})
     return run(
         [
             str(BIN / "python"),
-            "workshop/run/preexecute.py",
+            "-m",
+            "workshop.run.preexecute",
             str(OUT / "_build" / ".jupyter_cache"),
         ],
         **env,
@@ -86,6 +88,8 @@ def slider_rows() -> list[tuple[str, int, int, float]]:
     rows = []
     for line in LOG.read_text(encoding="utf-8").splitlines():
         e = json.loads(line)
+        if e["event"] != "slider":
+            continue
         where = next(
             (nb for nb, text in stored.items() if json.dumps(e["alt"])[1:-1] in text),
             "?",

@@ -3,7 +3,7 @@
     python -m workshop.measure.margins notebooks/part3/*.ipynb    # lists uses above 5 % of a limit
 
 Every `check(..., tol=)` and every `bound(x, floor)` records the share of its limit it
-used (BOOK_MARGIN_LOG). A comparison of two orders of the same sum that uses 30 % of its
+used (the run's log, book.log). A comparison of two orders of the same sum that uses 30 % of its
 tolerance here can use 300 % on another CPU: raise its floor, or compare in a way that
 does not depend on the order.
 """
@@ -18,12 +18,13 @@ from pathlib import Path
 
 import nbformat
 
+from book.log import LOG
 from workshop.run.execute import run
 
 
 def margins(path: Path, floor: float = 0.05) -> list[tuple[int, str, str, float]]:
     log = Path(tempfile.mkstemp(suffix=".jsonl")[1])
-    os.environ["BOOK_MARGIN_LOG"] = str(log)
+    os.environ[LOG] = str(log)
     os.environ.setdefault("BOOK_WIDGETS", "static")
     nb = nbformat.read(path, as_version=4)
     code_index = {
@@ -36,7 +37,7 @@ def margins(path: Path, floor: float = 0.05) -> list[tuple[int, str, str, float]
         log.write_text("", encoding="utf-8")
         for line in lines:
             rec = json.loads(line)
-            if rec["used"] > floor:
+            if rec["event"] == "margin" and rec["used"] > floor:
                 found.append(
                     (
                         code_index.get(id(cell), -1),
