@@ -97,14 +97,14 @@ chromium:
 # they need only the standard library, so any python3 can print them.
 NBVAL_FLAGS := $(shell $(PYTHON) -m workshop.config nbval)
 WORKERS := $(shell $(PYTHON) -m workshop.config workers)
-NBVAL := BOOK_IMAGES=skip $(BIN)/python -m pytest $(NBVAL_FLAGS) notebooks
+NBVAL := $(BIN)/python -m pytest $(NBVAL_FLAGS) notebooks
 
 ## make nbval: nbval (strict) over every notebook on this machine as it is, and what it runs
 ## on: the runs on other machines (the weekly workflow's arm64 and macOS runners) use it.
 ## make nbval NB=notebooks/part1/08-attention.ipynb: the same strict run on one notebook.
 nbval: $(VENV)/.installed
 	$(BIN)/python -m workshop.run.blas_env info
-	BOOK_ORDER=shuffle:$(SEED) BOOK_IMAGES=skip $(BIN)/python -m pytest $(NBVAL_FLAGS) $(or $(NB),notebooks)
+	BOOK_ORDER=shuffle:$(SEED) $(BIN)/python -m pytest $(NBVAL_FLAGS) $(or $(NB),notebooks)
 
 ## make test: every test. The test build of the site (stored outputs) starts in the
 ## background; beside it, one pytest session runs the unit tests and nbval (strict) on two

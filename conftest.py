@@ -31,6 +31,16 @@ def _kernels_on_unix_sockets() -> None:
 
 
 _kernels_on_unix_sockets()
+
+
+def pytest_configure(config):
+    """nbval's kernels draw no pixels (workshop/run/kernels.py): it compares none."""
+    if config.getoption("nbval", False) or config.getoption("nbval_lax", False):
+        from workshop.run.kernels import test_kernels_draw_no_pixels
+
+        test_kernels_draw_no_pixels()
+
+
 default_blas_threads()  # one BLAS thread per kernel unless a count is set
 
 

@@ -18,7 +18,6 @@ import base64
 import html
 import io
 import math
-import os
 
 import matplotlib
 
@@ -594,6 +593,11 @@ def _encode(img, fmt: str) -> tuple[bytes, str]:
     raise ValueError(f"unknown image format {fmt!r}")
 
 
+#: Whether show() and the slider frames draw pixels. The workshop's test kernels turn
+#: it off (workshop/run/kernels.py no_pixels): nbval compares no image.
+DRAW_PIXELS = True
+
+
 def render(fig, *, density: float = DENSITY, fmt: str | None = None) -> Rendered:
     """Lay out `fig`, wrap its titles to fit, refuse text that leaves the canvas or is
     too small to read, and draw it at `density` device pixels per displayed pixel."""
@@ -608,9 +612,9 @@ def render(fig, *, density: float = DENSITY, fmt: str | None = None) -> Rendered
     css_h = round(h_in * css_px_per_inch)
     fig.set_dpi(css_px_per_inch * density)
     canvas = fig.canvas
-    # Under BOOK_IMAGES=skip (make test) the layout is computed, text measured and
+    # With DRAW_PIXELS off (nbval's kernels) the layout is computed, text measured and
     # checked, but no pixel is drawn: nbval compares the alt text and the manifest.
-    skip = os.environ.get("BOOK_IMAGES") == "skip"
+    skip = not DRAW_PIXELS
     for _ in range(3):
         if skip:
             fig.draw_without_rendering()

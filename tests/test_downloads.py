@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import sys
 
-from workshop.config import ROOT, config, repo_url
+from workshop.config import ROOT, config, notebook_docs, repo_url
 from workshop.run import colab_cell  # noqa: E402
 from workshop.site import downloads as d
 
@@ -155,3 +155,43 @@ def test_a_checkout_only_page_has_no_download_copy(tmp_path):
     for name in d.CHECKOUT_ONLY:  # each page says why, where a reader looks
         text = (ROOT / f"{name}.md").read_text(encoding="utf-8")
         assert "offers no download of this page" in text, name
+
+
+def test_a_download_carries_only_the_readers_package():
+    """The zip in a download's first cell holds the modules of book/ that the offered
+    notebooks import (and what those import), and nothing else: no workshop, no site
+    machinery, no module only a checkout-only page needs."""
+    import io
+    import zipfile
+
+    names = set(zipfile.ZipFile(io.BytesIO(d.package_zip())).namelist())
+    carried = {n.removeprefix("book/").removesuffix(".py") for n in names}
+    assert all(n.startswith("book/") and n.count("/") == 1 for n in names), names
+    needed = set()
+    for doc in notebook_docs():
+        if doc in d.CHECKOUT_ONLY:
+            continue
+        nb = json.loads((ROOT / f"{doc}.ipynb").read_text(encoding="utf-8"))
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "code":
+                needed |= d._book_imports("".join(cell["source"]))
+    assert needed <= carried, (
+        f"a notebook imports what the zip lacks: {needed - carried}"
+    )
+    assert (
+        "page_fonts" not in carried
+    )  # only the checkout-only typography page needs it
+    # each carried module is needed: imported by a notebook or by a carried module
+    by_modules = set().union(
+        *(d._book_imports((ROOT / "book" / f"{m}.py").read_text()) for m in carried)
+    )
+    assert carried <= needed | by_modules, carried - needed - by_modules
+
+
+def test_the_import_reader_sees_every_form():
+    got = d._book_imports(
+        "%matplotlib inline\nimport book\nfrom book.taught import softmax\n"
+        "from book import fixed\nimport numpy as np\n"
+    )
+    assert got == {"__init__", "taught", "fixed"}
+    assert d._book_imports("from .fmt import table", "book") == {"__init__", "fmt"}

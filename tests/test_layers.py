@@ -241,3 +241,19 @@ def test_the_checks_catch_a_second_spelling(tmp_path):
     assert _outside_config(r"(OPENBLAS|OMP|MKL)_NUM_THREADS", [f])
     assert _outside_config(r"--nbval-sanitize-with", [f])
     assert (5, "_config.yml") in _strings(f)
+
+
+def test_book_reads_only_the_readers_environment():
+    """book/ reads the environment for what a reader's kernel needs and nothing else:
+    the slider mode (BOOK_WIDGETS), whether the reader chose a BLAS thread count, and
+    the one opt-in log (book.log)."""
+    readers = {
+        p.name: sorted(set(re.findall(r"environ\.get\(([^,)]+)", p.read_text())))
+        for p in _py("book")
+        if "environ" in p.read_text()
+    }
+    assert readers == {
+        "__init__.py": ["v"],
+        "log.py": ["LOG"],
+        "slider.py": ['"BOOK_WIDGETS"'],
+    }, readers

@@ -42,6 +42,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from workshop.config import BUILD, ROOT
+from workshop.run.kernels import no_pixels
 
 HERE = BUILD / "arm"
 DEBIAN = "bookworm"
@@ -349,7 +350,8 @@ def run(name: str, args: list[str]) -> int:
     runs = HERE / "runs"
     runs.mkdir(parents=True, exist_ok=True)
     junit = runs / f"{name}.xml"
-    env = {**host_env(), "JUPYTER_PATH": str(HERE / "jupyter"), "BOOK_IMAGES": "skip"}
+    env = {**host_env(), "JUPYTER_PATH": str(HERE / "jupyter")}
+    no_pixels(HERE / "home" / name / "ipython")  # the kernel's IPython folder
     for path, why in sorted(SLOW.items()):
         say(f"left out: {path}: {why}")
     cmd = [sys.executable, "-m", "pytest", *args, f"--nbval-kernel-name=arm64-{name}"]
