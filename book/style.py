@@ -32,7 +32,7 @@ def _share_mathtext_layouts() -> None:
     formulas. Each new figure makes a new renderer with an empty cache; a slider's
     frames then parse the same `$10^{-4}$` tick labels again in every frame (a third of
     a log-axis frame's layout time). Parses are keyed by text, dpi and font, so sharing
-    them changes no pixel (tests/test_book.py). Where a renderer has no such parser
+    them changes no pixel (tests/test_style.py). Where a renderer has no such parser
     (another matplotlib), nothing changes."""
     from matplotlib.backends import backend_agg
     from matplotlib.mathtext import MathTextParser
