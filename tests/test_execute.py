@@ -49,3 +49,29 @@ def test_an_image_output_and_another_cell_are_matched_by_place():
     assert keep_unchanged_images(old, other) == 0
     assert keep_unchanged_images(old, new) == 1
     assert new[0]["outputs"][0]["data"]["image/png"] == stored
+
+
+def test_printed_text_is_one_output_per_stream():
+    from workshop.run.execute import merge_streams
+
+    def out(name, text):
+        return {"output_type": "stream", "name": name, "text": text}
+
+    cells = [
+        {
+            "outputs": [
+                out("stdout", "a\n"),
+                out("stdout", "b\n"),
+                out("stderr", "w\n"),
+                {"output_type": "display_data", "data": {}},
+                out("stdout", "c\n"),
+            ]
+        }
+    ]
+    merge_streams(cells)
+    assert [o.get("text") for o in cells[0]["outputs"]] == [
+        "a\nb\n",
+        "w\n",
+        None,
+        "c\n",
+    ]

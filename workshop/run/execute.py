@@ -123,6 +123,27 @@ def keep_unchanged_images(old_cells, new_cells) -> int:
     return kept
 
 
+def merge_streams(cells) -> None:
+    """Join each run of printed text to one output per stream, as nbval and the site
+    read it: how a kernel's prints arrive in pieces depends on timing, and a stored
+    notebook that changed only in where its prints split would be stored again."""
+    for cell in cells:
+        merged = []
+        for out in cell.get("outputs", []):
+            prev = merged[-1] if merged else None
+            if (
+                out.get("output_type") == "stream"
+                and prev is not None
+                and prev.get("output_type") == "stream"
+                and prev.get("name") == out.get("name")
+            ):
+                prev["text"] = prev["text"] + out["text"]
+            else:
+                merged.append(out)
+        if "outputs" in cell:
+            cell["outputs"] = merged
+
+
 def execute(path: Path, timeout: int = 300) -> float:
     from workshop.config import default_blas_threads
     from workshop.run.colab_cell import ensure
@@ -140,6 +161,7 @@ def execute(path: Path, timeout: int = 300) -> float:
     t0 = time.perf_counter()
     run(nb, path, timeout, record_timing=False)
     took = time.perf_counter() - t0
+    merge_streams(nb.cells)
     keep_unchanged_images(stored, nb.cells)
     nb.metadata.pop("widgets", None)
     nb.metadata.setdefault("book", {})["made_with"] = made_with()
