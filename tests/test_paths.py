@@ -1,7 +1,7 @@
 """Ways to read the book besides the site: JupyterLab, Binder's
 environment, a downloaded notebook.
 
-Fast smokes for make test; `make paths` (tools/paths.py) runs every
+Fast smokes for make test; `make paths` (workshop/run/paths.py) runs every
 notebook through every path.
 """
 
@@ -12,16 +12,13 @@ import re
 import shutil
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-import paths  # noqa: E402
+from workshop.config import ROOT
+from workshop.run import paths  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 # a light page with a slider: JupyterLab runs all of it before the knob moves
@@ -183,7 +180,7 @@ def test_downloaded_notebooks_run_alone():
     assert len(nbs) == len(DOWNLOADS)
     with ThreadPoolExecutor(max_workers=2) as pool:
         # 120 s, not make paths' 600: each runs in 5-25 s. A cell whose reply waits out
-        # the timeout fails the run (tools/paths.py: jupyter/nbclient#312, which the live
+        # the timeout fails the run (workshop/run/paths.py: jupyter/nbclient#312, which the live
         # slider no longer triggers; it stalled three runs before it was found).
         results = list(pool.map(lambda nb: paths.run_one(nb, py, timeout=120), nbs))
     bad = [f"{nb.stem}: {err}" for nb, (ok, _, err, _) in zip(nbs, results) if not ok]
