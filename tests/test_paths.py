@@ -187,7 +187,7 @@ def test_downloaded_notebooks_run_alone():
     assert not bad, "\n".join(bad)
 
 
-def _stored_key(nb: Path, ex_id: str) -> str:
+def _stored_key(nb, ex_id: str) -> str:
     """The key of exercise `ex_id` as the stored notebook's answer box holds it."""
     found = re.search(
         rf'data-id=\\"{re.escape(ex_id)}\\" data-kind=\\"\w+\\" data-key=\\"([^\\]+)\\"',
