@@ -40,8 +40,11 @@ _SCALES = ("linear", "sqrt", "log")
 
 
 def _shape(name, a, ndims=(2,)):
-    """The shape of `a` (an array or a tuple of sizes), checked: positive ints only."""
+    """The shape of `a` (an array, nested lists, or a tuple of sizes), checked:
+    positive ints only."""
     shape = getattr(a, "shape", a)
+    if isinstance(shape, list) and shape and isinstance(shape[0], (list, tuple)):
+        shape = np.shape(a)  # a matrix as a list of rows (lesson 20)
     if isinstance(shape, (str, bytes)) or not hasattr(shape, "__len__"):
         raise ValueError(f"shape_flow: {name} must be an array or its shape, got {a!r}")
     shape = tuple(shape)
@@ -63,12 +66,12 @@ def _need(what, got, want):
 
 def flow_shapes(
     *,
-    x,
     q,
     k,
     v,
     weights,
     out,
+    x=None,
     scores=None,
     w_q=None,
     w_k=None,
@@ -89,8 +92,7 @@ def flow_shapes(
     if isinstance(heads, bool) or not isinstance(heads, numbers.Integral) or heads < 1:
         raise ValueError(f"shape_flow: heads must be a positive int, got {heads!r}")
     heads = int(heads)
-    X = _shape("x", x)
-    n, d_model = X
+    X = None if x is None else _shape("x", x)
     qkv = {
         nm: _shape(nm.lower(), a, (2, 3)) for nm, a in (("Q", q), ("K", k), ("V", v))
     }
@@ -135,15 +137,18 @@ def flow_shapes(
                 )
             per[a] = (r, c // heads)
     (nq, dk), (m, dk2), (m2, dv) = per["Q"], per["K"], per["V"]
+    n, d_model = X if X is not None else (nq, None)
     _need("q's row count", nq, n)
     _need("k's width", dk2, dk)
     _need("v's row count", m2, m)
     for a in ("weights", "scores"):
         if a in per:
             _need(f"{a}' shape (per head)", per[a], (n, m))
-    shapes = {"X": X}
+    shapes = {} if X is None else {"X": X}
     for a, wname, arr in (("Q", "W_Q", w_q), ("K", "W_K", w_k), ("V", "W_V", w_v)):
         if arr is not None:
+            if X is None:
+                raise ValueError(f"shape_flow: {wname.lower()} given without x")
             W = _shape(wname.lower(), arr)
             cols = (full or per)[a][1]
             _need(f"{wname.lower()}'s shape", W, (d_model, cols))
@@ -210,7 +215,7 @@ def _columns(s):
     """The stages left to right, each a list of (name, shape, stacked copies), and the
     operation written on the arrow into each stage."""
     h = s["heads"]
-    cols, ops = [[("X", s["X"], 1)]], []
+    cols, ops = ([[("X", s["X"], 1)]] if "X" in s else []), []
     ws = [w for w in ("W_Q", "W_K", "W_V") if w in s]
     if ws:
         cols.append([(w, s[w], 1) for w in ws])
@@ -219,7 +224,8 @@ def _columns(s):
         cols.append([(a, s[a], 1) for a in ("Q", "K", "V")])
     else:
         cols.append([(a, s["per head"][a], h) for a in ("Q", "K", "V")])
-    ops.append("X W" if ws else "")
+    if "X" in s:
+        ops.append("X W" if ws else "")
     if "scores" in s:
         cols.append([("scores", s["scores"], h)])
         ops.append(r"$QK^\top\!/\sqrt{d_k}$")
@@ -389,7 +395,6 @@ def shape_flow(title, *, scale="linear", **arrays):
 
 def _alt(s, scale):
     h = s["heads"]
-    n, d_model = s["X"]
     parts = [
         "Shape flow of attention, every matrix a rectangle with sides drawn "
         + {
@@ -397,13 +402,15 @@ def _alt(s, scale):
             "sqrt": "as the square roots of its sizes",
             "log": "on a logarithmic scale",
         }[scale]
-        + f". "
-        f"X is {_fmt(s['X'])} ({n} tokens of width {d_model})"
+        + ". "
     ]
+    if "X" in s:
+        n, d_model = s["X"]
+        parts.append(f"X is {_fmt(s['X'])} ({n} tokens of width {d_model}); ")
     ws = [w for w in ("W_Q", "W_K", "W_V") if w in s]
     if ws:
-        parts.append("; " + ", ".join(f"{w} is {_fmt(s[w])}" for w in ws))
-    parts.append("; " + ", ".join(f"{a} is {_fmt(s[a])}" for a in ("Q", "K", "V")))
+        parts.append(", ".join(f"{w} is {_fmt(s[w])}" for w in ws) + "; ")
+    parts.append(", ".join(f"{a} is {_fmt(s[a])}" for a in ("Q", "K", "V")))
     if h > 1:
         ph = s["per head"]
         parts.append(
