@@ -274,7 +274,7 @@ def shape_flow(title, *, scale="linear", **arrays):
     # scale `u` (inches per unit of side) chosen to fill the width
     label, margin, most = 0.42, 0.1, 3.4
     shadow = min(0.05, 0.21 / max(s["heads"] - 1, 1))
-    gaps = [0.36 + 0.062 * _visible(op) for op in ops]  # each arrow fits its operation
+    gaps = [0.3 + 0.058 * _visible(op) for op in ops]  # each arrow fits its operation
     fixed_w = sum(gaps) + 2 * margin
     stacks = [shadow * (max(cp for *_, cp in col) - 1) for col in cols]
     units = [max(side(sh[1]) for _, sh, _ in col) for col in cols]
