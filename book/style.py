@@ -136,6 +136,11 @@ CONCEPT = {
     # attention scaling (part 8, 48.4)
     "raw": VERMILLION,
     "scaled": BLUE,
+    # the other blocks of attention's shape flow (book/shapes.py)
+    "input": GREY,
+    "scores": PURPLE,
+    "weights": YELLOW,
+    "output": VERMILLION,
 }
 
 
