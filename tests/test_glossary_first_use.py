@@ -25,9 +25,7 @@ import jupytext
 import pytest
 import yaml
 
-from book.site.toc import toc_docs
-
-ROOT = Path(__file__).resolve().parents[1]
+from workshop.config import ROOT, notebook_docs
 
 # name: (regex of the sense the book means, the glossary entries a link may name).
 # A link to any of the entries defines the term; the first one is the entry glossary.yml
@@ -138,7 +136,6 @@ PENDING = {
     "nat": "notebooks/part1/08-attention",
     "dot product": "notebooks/part1/08-attention",
     "sequence": "notebooks/part1/08-attention",
-    "vocabulary": "notebooks/part2/17-tokenization",
     "GELU": "notebooks/part3/48-08-ffn-residual-norm",
 }
 
@@ -161,11 +158,7 @@ TERM_LINK = re.compile(r"\{term\}`([^`]+)`")
 
 def chapters() -> list[str]:
     """Every chapter with a MyST twin, in `_toc.yml` order."""
-    return [
-        d
-        for d in toc_docs(ROOT)
-        if d.startswith("notebooks/") and (ROOT / f"{d}.md").exists()
-    ]
+    return [d for d in notebook_docs() if (ROOT / f"{d}.md").exists()]
 
 
 def teaching_prose(doc: str) -> str:
