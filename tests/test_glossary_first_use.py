@@ -126,16 +126,7 @@ TERMS = {
 
 # term: the page it waits for. Whoever brings that page up to the rule removes its lines.
 PENDING = {
-    "token": "notebooks/part1/08-attention",
-    "embedding": "notebooks/part1/08-attention",
-    "query": "notebooks/part1/08-attention",
-    "key": "notebooks/part1/08-attention",
-    "value": "notebooks/part1/08-attention",
-    "logit": "notebooks/part1/08-attention",
-    "entropy": "notebooks/part1/08-attention",
     "nat": "notebooks/part1/08-attention",
-    "dot product": "notebooks/part1/08-attention",
-    "sequence": "notebooks/part1/08-attention",
     "GELU": "notebooks/part3/48-08-ffn-residual-norm",
 }
 
