@@ -126,7 +126,6 @@ TERMS = {
 
 # term: the page it waits for. Whoever brings that page up to the rule removes its lines.
 PENDING = {
-    "nat": "notebooks/part1/08-attention",
     "GELU": "notebooks/part3/48-08-ffn-residual-norm",
 }
 
