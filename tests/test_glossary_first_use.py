@@ -125,9 +125,7 @@ TERMS = {
 }
 
 # term: the page it waits for. Whoever brings that page up to the rule removes its lines.
-PENDING = {
-    "GELU": "notebooks/part3/48-08-ffn-residual-norm",
-}
+PENDING = {}
 
 NOTE = re.compile(
     r"^(`{3,}|:{3,})\{admonition\}\s*Against the source.*?^\1\s*$", re.M | re.S
