@@ -223,23 +223,43 @@ def test_jupyterlab_checks_an_exercise(lab):
         page.wait_for_selector(
             ".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=60_000
         )
-        page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
-        page.wait_for_selector(
-            ".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=120_000
+        # run all without awaiting the command's promise, then wait on the notebook model
+        # until every code cell has run
+        page.evaluate(
+            "() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }"
+        )
+        page.wait_for_function(
+            """() => {
+                const cells = window.jupyterapp.shell.currentWidget.content.model.cells;
+                const code = [...Array(cells.length).keys()].map(i => cells.get(i))
+                    .filter(c => c.type === 'code');
+                return code.every(c => c.executionCount !== null);
+            }""",
+            timeout=120_000,
         )
         page.evaluate(
-            """async (code) => {
+            """(code) => {
                 const app = window.jupyterapp, nb = app.shell.currentWidget.content;
                 nb.activeCellIndex = nb.widgets.length - 1;
-                await app.commands.execute('notebook:insert-cell-below');
-                nb.activeCell.model.sharedModel.setSource(code);
-                await app.commands.execute('notebook:run-cell');
+                app.commands.execute('notebook:insert-cell-below').then(() => {
+                    window.bookCell = nb.activeCell.model;
+                    window.bookCell.sharedModel.setSource(code);
+                    app.commands.execute('notebook:run-cell');
+                });
             }""",
             code,
         )
-        out = page.locator(".jp-Cell").last.locator(".jp-OutputArea-output")
-        out.filter(has_text="wrong:").first.wait_for(timeout=60_000)
-        text = " ".join(out.all_text_contents())
+        # read the new cell's outputs from the notebook model, not the DOM: JupyterLab
+        # draws only the cells near the viewport, so a DOM lookup can miss the cell
+        text = page.wait_for_function(
+            """() => {
+                if (!window.bookCell) return false;
+                const outs = window.bookCell.outputs.toJSON();
+                const text = outs.map(o => [].concat(o.text || '').join('')).join('');
+                return text.includes('wrong:') && text;
+            }""",
+            timeout=120_000,
+        ).json_value()
         b.close()
     assert f"right: {key:g} is within" in text, text
     assert f"wrong: {key + 1:g} is 1 above the key" in text, text

@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from workshop.config import ROOT, parts, test_site
+from workshop.config import ROOT, built_site, parts
 from workshop.print import pdf  # noqa: E402
 
-SITE = test_site()
+SITE = built_site()
 SMOKE_PAGE = "notebooks/part2/17-tokenization.html"
 SUMMARY = os.environ.get("BOOK_PDF")
 CHROMIUM = Path(pdf.CHROMIUM).exists()

@@ -17,10 +17,10 @@ from urllib.parse import urlparse
 
 import pytest
 
-from workshop.config import ROOT, test_site
+from workshop.config import ROOT, built_site
 from workshop.site.server import serve
 
-SITE = test_site()
+SITE = built_site()
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 pytestmark = pytest.mark.skipif(

@@ -41,7 +41,7 @@ NOTEBOOKS = ROOT / "notebooks"
 NBVAL_SANITIZE = ROOT / "tests" / "nbval-sanitize.cfg"
 
 
-def test_site() -> Path:
+def built_site() -> Path:
     """The built site the site tests read: BOOK_SITE, else the test build."""
     import os
 

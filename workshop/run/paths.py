@@ -40,10 +40,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from workshop.config import BUILD, ROOT, notebooks, test_site, with_blas_threads
+from workshop.config import BUILD, ROOT, built_site, notebooks, with_blas_threads
 
 VENVS = BUILD / "venvs"
-SITE = test_site()
+SITE = built_site()
 
 
 def pinned(*names: str) -> list[str]:
