@@ -223,19 +223,14 @@ def test_jupyterlab_checks_an_exercise(lab):
         page.wait_for_selector(
             ".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=60_000
         )
-        # run all without awaiting the command's promise, then wait on the notebook model
-        # until every code cell has run
+        # the stored notebook carries execution counts, so wait for the kernel itself:
+        # its session ready, then run all and await it
         page.evaluate(
-            "() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }"
-        )
-        page.wait_for_function(
-            """() => {
-                const cells = window.jupyterapp.shell.currentWidget.content.model.cells;
-                const code = [...Array(cells.length).keys()].map(i => cells.get(i))
-                    .filter(c => c.type === 'code');
-                return code.every(c => c.executionCount !== null);
-            }""",
-            timeout=120_000,
+            """async () => {
+                const app = window.jupyterapp, panel = app.shell.currentWidget;
+                await panel.sessionContext.ready;
+                await app.commands.execute('notebook:run-all-cells');
+            }"""
         )
         page.evaluate(
             """(code) => {
@@ -258,6 +253,7 @@ def test_jupyterlab_checks_an_exercise(lab):
                 const text = outs.map(o => [].concat(o.text || '').join('')).join('');
                 return text.includes('wrong:') && text;
             }""",
+            polling=500,
             timeout=120_000,
         ).json_value()
         b.close()
