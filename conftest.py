@@ -8,8 +8,8 @@ test run can show that no output depends on which notebook ran before which.
 
 import os
 import random
-import sys
-from pathlib import Path
+
+from workshop.config import default_blas_threads
 
 LONGEST = "12-wiring.ipynb"
 
@@ -20,18 +20,28 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 
 def _kernels_on_unix_sockets() -> None:
     """nbval's kernels listen on Unix sockets, not TCP ports that two workers can be
-    handed at once (tools/kernels.py)."""
+    handed at once (workshop/run/kernels.py)."""
     try:
         import nbval.kernel
     except ImportError:
         return
-    sys.path.insert(0, str(Path(__file__).resolve().parent / "tools"))
-    from kernels import UnixSocketKernelManager
+    from workshop.run.kernels import UnixSocketKernelManager
 
     nbval.kernel.KernelManager = UnixSocketKernelManager
 
 
 _kernels_on_unix_sockets()
+
+
+def pytest_configure(config):
+    """nbval's kernels draw no pixels (workshop/run/kernels.py): it compares none."""
+    if config.getoption("nbval", False) or config.getoption("nbval_lax", False):
+        from workshop.run.kernels import test_kernels_draw_no_pixels
+
+        test_kernels_draw_no_pixels()
+
+
+default_blas_threads()  # one BLAS thread per kernel unless a count is set
 
 
 def pytest_collection_modifyitems(session, config, items):

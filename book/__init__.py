@@ -56,14 +56,15 @@ __all__ = [
 
 
 def _one_blas_thread() -> None:
-    """Run BLAS on one thread unless the reader chose a count (OPENBLAS_NUM_THREADS,
-    OMP_NUM_THREADS). The book's matrices are small: a second thread saves little on a
-    quiet machine and, on a busy one (Binder, a shared server), OpenBLAS threads waiting
-    for a core made one page ten times slower. No printed number depends on the count
-    (make test runs one and two threads)."""
-    if any(_os.environ.get(v) for v in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")):
+    """Run BLAS on one thread unless the reader chose a count (one of
+    book.parallel.BLAS_THREAD_VARS is set). The book's matrices are small: a second
+    thread saves little on a quiet machine and, on a busy one (Binder, a shared server),
+    OpenBLAS threads waiting for a core made one page ten times slower. No printed
+    number depends on the count (make test runs one and two threads)."""
+    from .parallel import BLAS_THREAD_VARS, one_blas_thread
+
+    if any(_os.environ.get(v) for v in BLAS_THREAD_VARS):
         return
-    from .parallel import one_blas_thread
 
     one_blas_thread()  # None without threadpoolctl: a download with only numpy
 

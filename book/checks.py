@@ -7,10 +7,8 @@ raises `ClaimFailed` with both values, so a broken claim fails loudly.
 
 from __future__ import annotations
 
-import json
 import math
 import numbers
-import os
 
 import numpy as np
 
@@ -90,14 +88,15 @@ def check(claim: str, got, expected=True, *, tol=None, rtol=None) -> None:
 
 
 def _log_margin(kind: str, what: str, diff, limit) -> None:
-    """With BOOK_MARGIN_LOG set (tools/margins.py), note how close a tolerance came to
-    failing: a check that uses 80 % of its tolerance here may fail on another CPU."""
-    path = os.environ.get("BOOK_MARGIN_LOG")
-    if not path:
+    """With the log on (book.log; workshop/measure/margins.py), note how close a
+    tolerance came to failing: a check that uses 80 % of its tolerance here may fail
+    on another CPU."""
+    from .log import enabled, log
+
+    if not enabled():
         return
     diff, limit = np.broadcast_arrays(np.asarray(diff, float), np.asarray(limit, float))
     with np.errstate(divide="ignore", invalid="ignore"):
         used = np.where(limit > 0, diff / limit, np.where(diff > 0, np.inf, 0.0))
     worst = float(np.nanmax(used)) if used.size else 0.0
-    with open(path, "a", encoding="utf-8") as f:
-        f.write(json.dumps({"kind": kind, "what": what, "used": worst}) + "\n")
+    log("margin", kind=kind, what=what, used=worst)

@@ -15,6 +15,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 __all__ = ["map_threads", "one_blas_thread"]
 
+#: The variables that set a BLAS library's thread count (OpenBLAS, OpenMP, MKL). A
+#: reader who sets any of them chose a count, and book leaves it alone. This is their
+#: one spelling: the workshop (workshop.config) and the Makefile ask for it here.
+BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
 
 def cores() -> int:
     """The cores this process may run on."""

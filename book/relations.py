@@ -10,8 +10,9 @@ printed sentence writes the word with one of these, from the same values it prin
     f"BLEU {trend([bleu[1], bleu[8]])} to 8 heads"
     f"the other cells are dark, {under(0.063, 2)}"    # 'below 0.07', not 'below 0.06'
 
-tests/relation_text.py checks the relations typed in prose against printed lines; a word
-these helpers write comes from an f-string field, so it is computed, not typed.
+workshop/text/relation_text.py checks the relations typed in prose against printed
+lines; a word these helpers write comes from an f-string field, so it is computed, not
+typed.
 """
 
 from __future__ import annotations

@@ -235,17 +235,11 @@ _NOTE = (
 
 
 def _bench_log(alt0: str, frames: int, nbytes: int, seconds: float) -> None:
-    """With BOOK_BENCH_LOG set (make bench), note how long the
-    frames took; never printed."""
-    path = os.environ.get("BOOK_BENCH_LOG")
-    if path:
-        with open(path, "a", encoding="utf-8") as f:
-            f.write(
-                json.dumps(
-                    {"alt": alt0, "frames": frames, "bytes": nbytes, "seconds": seconds}
-                )
-                + "\n"
-            )
+    """With the log on (book.log; make bench), note how long the frames took; never
+    printed."""
+    from .log import log
+
+    log("slider", alt=alt0, frames=frames, bytes=nbytes, seconds=seconds)
 
 
 def _control(sid, k, values, v0, named):

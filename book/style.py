@@ -17,9 +17,7 @@ from __future__ import annotations
 import base64
 import html
 import io
-import json
 import math
-import os
 
 import matplotlib
 
@@ -34,7 +32,7 @@ def _share_mathtext_layouts() -> None:
     formulas. Each new figure makes a new renderer with an empty cache; a slider's
     frames then parse the same `$10^{-4}$` tick labels again in every frame (a third of
     a log-axis frame's layout time). Parses are keyed by text, dpi and font, so sharing
-    them changes no pixel (tests/test_book.py). Where a renderer has no such parser
+    them changes no pixel (tests/test_style.py). Where a renderer has no such parser
     (another matplotlib), nothing changes."""
     from matplotlib.backends import backend_agg
     from matplotlib.mathtext import MathTextParser
@@ -138,6 +136,11 @@ CONCEPT = {
     # attention scaling (part 8, 48.4)
     "raw": VERMILLION,
     "scaled": BLUE,
+    # the other blocks of attention's shape flow (book/shapes.py)
+    "input": GREY,
+    "scores": PURPLE,
+    "weights": YELLOW,
+    "output": VERMILLION,
 }
 
 
@@ -595,6 +598,11 @@ def _encode(img, fmt: str) -> tuple[bytes, str]:
     raise ValueError(f"unknown image format {fmt!r}")
 
 
+#: Whether show() and the slider frames draw pixels. The workshop's test kernels turn
+#: it off (workshop/run/kernels.py no_pixels): nbval compares no image.
+DRAW_PIXELS = True
+
+
 def render(fig, *, density: float = DENSITY, fmt: str | None = None) -> Rendered:
     """Lay out `fig`, wrap its titles to fit, refuse text that leaves the canvas or is
     too small to read, and draw it at `density` device pixels per displayed pixel."""
@@ -609,9 +617,9 @@ def render(fig, *, density: float = DENSITY, fmt: str | None = None) -> Rendered
     css_h = round(h_in * css_px_per_inch)
     fig.set_dpi(css_px_per_inch * density)
     canvas = fig.canvas
-    # Under BOOK_IMAGES=skip (make test) the layout is computed, text measured and
+    # With DRAW_PIXELS off (nbval's kernels) the layout is computed, text measured and
     # checked, but no pixel is drawn: nbval compares the alt text and the manifest.
-    skip = os.environ.get("BOOK_IMAGES") == "skip"
+    skip = not DRAW_PIXELS
     for _ in range(3):
         if skip:
             fig.draw_without_rendering()
@@ -622,21 +630,11 @@ def render(fig, *, density: float = DENSITY, fmt: str | None = None) -> Rendered
             break
     texts = _texts(fig)
     bad = _text_problems(fig, renderer, css_px_per_inch / 72)
-    report = os.environ.get("BOOK_FIGURE_REPORT")
-    if bad and report:  # survey mode (tools): note the problems instead of refusing
-        with open(report, "a", encoding="utf-8") as fh:
-            fh.write(
-                json.dumps(
-                    {
-                        "title": _clean(fig._suptitle.get_text())
-                        if fig._suptitle
-                        else "",
-                        "problems": bad,
-                    }
-                )
-                + "\n"
-            )
-    elif bad:
+    if bad:
+        from .log import log
+
+        title = _clean(fig._suptitle.get_text()) if fig._suptitle else ""
+        log("figure", title=title, problems=bad)  # with the log on (book.log)
         raise ValueError(
             "figure text must lie on the canvas and be big enough to read: "
             + "; ".join(bad)

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+from workshop.config import ROOT
+
 SAFE_IMPORTS = {"numpy", "math", "itertools", "random", "book", "functools"}
 
 

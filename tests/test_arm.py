@@ -1,11 +1,8 @@
-"""tools/arm.py's pure parts: the pins it passes to pip, the kernelspec, the table of a
+"""workshop/run/arm.py's pure parts: the pins it passes to pip, the kernelspec, the table of a
 run. Nothing here starts QEMU (make arm does)."""
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-import arm  # noqa: E402
+from workshop.config import blas_vars
+from workshop.run import arm
 
 
 def test_constraints_keep_only_pinned_names():
@@ -36,10 +33,11 @@ def test_the_kernelspec_starts_the_emulator_and_forces_only_what_it_names(tmp_pa
 def test_x86_settings_do_not_reach_the_arm_kernel(monkeypatch):
     monkeypatch.setenv("OPENBLAS_CORETYPE", "Haswell")
     monkeypatch.setenv("NPY_DISABLE_CPU_FEATURES", "X86_V3")
-    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "1")
+    threads = blas_vars()[0]
+    monkeypatch.setenv(threads, "1")
     env = arm.host_env()
     assert "OPENBLAS_CORETYPE" not in env and "NPY_DISABLE_CPU_FEATURES" not in env
-    assert env["OPENBLAS_NUM_THREADS"] == "1"
+    assert env[threads] == "1"
 
 
 def test_every_page_left_out_exists_and_says_why():

@@ -1,14 +1,17 @@
 """make test's one nbval run is on a configuration that did not store the outputs."""
 
 import json
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-import blas_env  # noqa: E402
+from workshop.run import blas_env
 
 
 def _book(tmp_path, kernels):
+    (tmp_path / "_toc.yml").write_text(
+        "parts:\n  - chapters:\n"
+        + "".join(
+            f"      - file: notebooks/part1/{i:02d}\n" for i in range(len(kernels))
+        )
+    )
     for i, kernel in enumerate(kernels):
         nb = tmp_path / "notebooks" / "part1" / f"{i:02d}.ipynb"
         nb.parent.mkdir(parents=True, exist_ok=True)

@@ -1,4 +1,4 @@
-"""The first cell and the downloadable copy (book/site/downloads.py, tools/colab_cell.py)."""
+"""The first cell and the downloadable copy (workshop/site/downloads.py, workshop/run/colab_cell.py)."""
 
 from __future__ import annotations
 
@@ -6,15 +6,10 @@ import json
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
-import yaml
-
-from book.site import downloads as d
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-import colab_cell  # noqa: E402
+from workshop.config import ROOT, config, notebook_docs, repo_url
+from workshop.run import colab_cell  # noqa: E402
+from workshop.site import downloads as d
 
 
 def test_nothing_installs_while_no_repository_is_configured():
@@ -30,11 +25,11 @@ def test_a_configured_repository_is_the_only_address():
     assert "git+https://github.com/owner/name@b" in src
     assert src.count("http") == 1
     # anything but an https URL counts as unset
-    assert d.repo_url({"repository": {"url": "measured-book/measured"}}) == ""
+    assert repo_url({"repository": {"url": "measured-book/measured"}}) == ""
 
 
 def test_config_names_no_placeholder():
-    cfg = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    cfg = config()
     assert "measured-book/measured" not in json.dumps(cfg)
 
 
@@ -116,11 +111,14 @@ def test_carried_fonts_match_npm():
     assert (page_fonts.CARRIED / "ibm-plex-sans" / "LICENSE").exists()
     if page_fonts.NODE.is_dir():
         r = subprocess.run(
-            [sys.executable, str(ROOT / "tools" / "vendor_fonts.py"), "--check"],
+            [sys.executable, "-m", "workshop.site.vendor_fonts", "--check"],
+            cwd=ROOT,
             capture_output=True,
             text=True,
         )
-        assert r.returncode == 0, r.stdout + "\nrun: python tools/vendor_fonts.py"
+        assert r.returncode == 0, (
+            r.stdout + "\nrun: python -m workshop.site.vendor_fonts"
+        )
     assert page_fonts.font_packages() in (page_fonts.NODE, page_fonts.CARRIED)
 
 
@@ -157,3 +155,44 @@ def test_a_checkout_only_page_has_no_download_copy(tmp_path):
     for name in d.CHECKOUT_ONLY:  # each page says why, where a reader looks
         text = (ROOT / f"{name}.md").read_text(encoding="utf-8")
         assert "offers no download of this page" in text, name
+
+
+def test_a_download_carries_only_the_readers_package():
+    """The zip in a download's first cell holds the modules of book/ that the offered
+    notebooks import (and what those import), and nothing else: no workshop, no site
+    machinery, no module only a checkout-only page needs."""
+    import io
+    import zipfile
+
+    names = set(zipfile.ZipFile(io.BytesIO(d.package_zip())).namelist())
+    carried = {n.removeprefix("book/").removesuffix(".py") for n in names}
+    assert all(n.startswith("book/") and n.count("/") == 1 for n in names), names
+    needed = set()
+    for doc in notebook_docs():
+        if doc in d.CHECKOUT_ONLY:
+            continue
+        nb = json.loads((ROOT / f"{doc}.ipynb").read_text(encoding="utf-8"))
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "code":
+                needed |= d._book_imports("".join(cell["source"]))
+    needed = {n for n in needed if (ROOT / "book" / f"{n}.py").exists()}  # modules
+    assert needed <= carried, (
+        f"a notebook imports what the zip lacks: {needed - carried}"
+    )
+    assert (
+        "page_fonts" not in carried
+    )  # only the checkout-only typography page needs it
+    # each carried module is needed: imported by a notebook or by a carried module
+    by_modules = set().union(
+        *(d._book_imports((ROOT / "book" / f"{m}.py").read_text()) for m in carried)
+    )
+    assert carried <= needed | by_modules, carried - needed - by_modules
+
+
+def test_the_import_reader_sees_every_form():
+    got = d._book_imports(
+        "%matplotlib inline\nimport book\nfrom book.taught import softmax\n"
+        "from book import fixed\nimport numpy as np\n"
+    )
+    assert got == {"__init__", "taught", "fixed"}
+    assert d._book_imports("from .fmt import table", "book") == {"__init__", "fmt"}

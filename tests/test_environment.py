@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from workshop.config import ROOT
 
 
 def test_pins_keep_jsonschema_below_its_slow_iri_check():

@@ -15,9 +15,8 @@ from pathlib import Path
 import pytest
 
 from book import exercises
-from book.site.sphinxext import exercise_boxes
-
-ROOT = Path(__file__).resolve().parents[1]
+from workshop.config import ROOT
+from workshop.site.sphinxext import exercise_boxes
 
 #: The teaching chapters: Part I 01-12, Part II 17-21, Part III 48.1-48.15.
 TEACHING = (
@@ -168,7 +167,7 @@ def test_the_module_needs_no_numpy():
 
 
 def test_the_index_page_lists_every_exercise():
-    from book.site.sphinxext import exercises_text
+    from workshop.site.sphinxext import exercises_text
 
     text = exercises_text(ROOT)
     total = sum(len(exercise_boxes(p)) for p in TEACHING)
@@ -184,7 +183,7 @@ def test_a_downloaded_notebook_carries_the_checker():
     import io
     import zipfile
 
-    from book.site.downloads import package_zip
+    from workshop.site.downloads import package_zip
 
     names = zipfile.ZipFile(io.BytesIO(package_zip())).namelist()
     assert "book/exercises.py" in names, names

@@ -1,16 +1,13 @@
-"""tools/kernels.py: each kernel gets Unix sockets in a folder of its own, so kernels
+"""workshop/run/kernels.py: each kernel gets Unix sockets in a folder of its own, so kernels
 started side by side cannot be handed the same address."""
 
 from __future__ import annotations
 
 import os
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-from kernels import UnixSocketKernelManager  # noqa: E402
+from workshop.run.kernels import UnixSocketKernelManager  # noqa: E402
 
 
 @pytest.mark.skipif(os.name != "posix", reason="Unix sockets")
@@ -30,7 +27,8 @@ def test_nbval_starts_its_kernels_with_it():
 @pytest.mark.skipif(os.name != "posix", reason="Unix sockets")
 def test_nbclient_gets_the_async_one():
     from jupyter_client.manager import AsyncKernelManager
-    from kernels import AsyncUnixSocketKernelManager
+
+    from workshop.run.kernels import AsyncUnixSocketKernelManager
 
     km = AsyncUnixSocketKernelManager()
     assert isinstance(km, AsyncKernelManager) and km.transport == "ipc"

@@ -20,12 +20,12 @@ Run it as a script to see the counts per page: python tests/test_learner_budget.
 
 import re
 import statistics
-from pathlib import Path
 
 import jupytext
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from workshop.config import ROOT
+
 CHAPTERS = sorted(ROOT.glob("notebooks/part*/*.md"))
 FOLDED = {"hide-input", "remove-input", "hide-cell", "remove-cell"}
 SOURCE = re.compile(r"\bthe sources?\b", re.I)

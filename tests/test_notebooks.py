@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from notebook_text import (
+
+from workshop.text.notebook_text import (
     ROOT,
     all_prose,
     haystack,
@@ -230,16 +231,17 @@ def test_every_glossary_term_is_linked_from_the_text():
 
 def test_every_notebook_can_start_on_colab():
     """Each notebook's first code cell makes sure `book`
-    imports (tools/colab_cell.py)."""
+    imports (workshop/run/colab_cell.py)."""
     import subprocess
     import sys
 
     r = subprocess.run(
-        [sys.executable, str(ROOT / "tools" / "colab_cell.py"), "--check"],
+        [sys.executable, "-m", "workshop.run.colab_cell", "--check"],
+        cwd=ROOT,
         capture_output=True,
         text=True,
     )
-    assert r.returncode == 0, r.stdout + "\nrun: python tools/colab_cell.py"
+    assert r.returncode == 0, r.stdout + "\nrun: python -m workshop.run.colab_cell"
 
 
 # A page must run alone, in an empty folder (a download, Colab): no code cell may read a
@@ -296,7 +298,8 @@ def test_errata_numbers_are_printed_where_they_are_measured(listing):
     """The errata and the confirmations quote measured values; each must be printed by
     the notebook it links to."""
     import yaml
-    from notebook_text import NUMBER, canonical
+
+    from workshop.text.notebook_text import NUMBER, canonical
 
     year_or_section = re.compile(r"^(?:19|20)\d\d$|^48\.\d{1,2}$")
     problems = []

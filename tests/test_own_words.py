@@ -12,7 +12,8 @@ import re
 from pathlib import Path
 
 import pytest
-from notebook_text import ROOT, load, notebooks, prose
+
+from workshop.text.notebook_text import ROOT, load, notebooks, prose
 
 SEEDS = ROOT.parent / "shared" / "seeds"
 N = 12

@@ -1,7 +1,7 @@
 """Ways to read the book besides the site: JupyterLab, Binder's
 environment, a downloaded notebook.
 
-Fast smokes for make test; `make paths` (tools/paths.py) runs every
+Fast smokes for make test; `make paths` (workshop/run/paths.py) runs every
 notebook through every path.
 """
 
@@ -12,16 +12,13 @@ import re
 import shutil
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-import paths  # noqa: E402
+from workshop.config import ROOT
+from workshop.run import paths  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 # a light page with a slider: JupyterLab runs all of it before the knob moves
@@ -183,8 +180,66 @@ def test_downloaded_notebooks_run_alone():
     assert len(nbs) == len(DOWNLOADS)
     with ThreadPoolExecutor(max_workers=2) as pool:
         # 120 s, not make paths' 600: each runs in 5-25 s. A cell whose reply waits out
-        # the timeout fails the run (tools/paths.py: jupyter/nbclient#312, which the live
+        # the timeout fails the run (workshop/run/paths.py: jupyter/nbclient#312, which the live
         # slider no longer triggers; it stalled three runs before it was found).
         results = list(pool.map(lambda nb: paths.run_one(nb, py, timeout=120), nbs))
     bad = [f"{nb.stem}: {err}" for nb, (ok, _, err, _) in zip(nbs, results) if not ok]
     assert not bad, "\n".join(bad)
+
+
+def _stored_key(nb, ex_id: str) -> str:
+    """The key of exercise `ex_id` as the stored notebook's answer box holds it."""
+    found = re.search(
+        rf'data-id=\\"{re.escape(ex_id)}\\" data-kind=\\"\w+\\" data-key=\\"([^\\]+)\\"',
+        nb.read_text(),
+    )
+    assert found, f"no stored answer box for exercise {ex_id} in {nb.name}"
+    return found.group(1)
+
+
+def test_jupyterlab_checks_an_exercise(lab):
+    """In the same JupyterLab, after run-all: a new cell calls book.answer with the stored
+    key, then with a wrong value, and the kernel says right, then wrong and by how much."""
+    if CHROMIUM is None:
+        pytest.fail(
+            "chromium is not installed (make chromium installs Debian's package)"
+        )
+    from playwright.sync_api import sync_playwright
+
+    key = float(_stored_key(LAB_NOTEBOOK, "48.08.2"))
+    code = (
+        f'import book\nbook.answer("48.08.2", {key})\nbook.answer("48.08.2", {key + 1})'
+    )
+    url, token = lab
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = b.new_page()
+        page.route(re.compile(r"^https?://(?!127\.0\.0\.1)"), lambda r: r.abort())
+        page.goto(f"{url}/lab/tree/{LAB_NOTEBOOK.name}?token={token}")
+        page.wait_for_function(
+            "window.jupyterapp && document.querySelector('.jp-Notebook')",
+            timeout=60_000,
+        )
+        page.wait_for_selector(
+            ".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=60_000
+        )
+        page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        page.wait_for_selector(
+            ".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=120_000
+        )
+        page.evaluate(
+            """async (code) => {
+                const app = window.jupyterapp, nb = app.shell.currentWidget.content;
+                nb.activeCellIndex = nb.widgets.length - 1;
+                await app.commands.execute('notebook:insert-cell-below');
+                nb.activeCell.model.sharedModel.setSource(code);
+                await app.commands.execute('notebook:run-cell');
+            }""",
+            code,
+        )
+        out = page.locator(".jp-Cell").last.locator(".jp-OutputArea-output")
+        out.filter(has_text="wrong:").first.wait_for(timeout=60_000)
+        text = " ".join(out.all_text_contents())
+        b.close()
+    assert f"right: {key:g} is within" in text, text
+    assert f"wrong: {key + 1:g} is 1 above the key" in text, text

@@ -1,4 +1,4 @@
-"""The printed book (tools/pdf.py).
+"""The printed book (workshop/print/pdf.py).
 
 Two levels, because the whole book takes minutes to print:
 
@@ -7,7 +7,7 @@ Two levels, because the whole book takes minutes to print:
   slider lines, and the PDF is checked as the whole book is. Also, the site's download
   menu offers the whole-book PDF.
 - make pdf (and make soak): the whole book, with BOOK_PDF pointing at the summary
-  tools/pdf.py wrote: page count, one image per figure and slider, an outline entry per
+  workshop/print/pdf.py wrote: page count, one image per figure and slider, an outline entry per
   chapter in _toc.yml in its part, every font embedded, no .notdef glyph,
   every internal link resolved.
 """
@@ -17,16 +17,14 @@ from __future__ import annotations
 import json
 import os
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-import pdf  # noqa: E402
+from workshop.config import ROOT, parts, test_site
+from workshop.print import pdf  # noqa: E402
 
-SITE = Path(os.environ.get("BOOK_SITE", ROOT / "_build" / "test" / "_build" / "html"))
+SITE = test_site()
 SMOKE_PAGE = "notebooks/part2/17-tokenization.html"
 SUMMARY = os.environ.get("BOOK_PDF")
 CHROMIUM = Path(pdf.CHROMIUM).exists()
@@ -65,7 +63,7 @@ def smoke(tmp_path_factory):
         pytest.skip(f"no built page {SITE / SMOKE_PAGE}; make test builds it")
     if not CHROMIUM:
         pytest.skip("no /usr/bin/chromium; make chromium installs it")
-    from site_server import serve
+    from workshop.site.server import serve
 
     out = tmp_path_factory.mktemp("pdf") / "page.pdf"
     base, stop = serve(SITE)
@@ -92,6 +90,7 @@ def test_smoke_page_has_every_glyph_math_and_wrapped_code(smoke):
     assert not printed["wide_code"], (
         f"code wider than the page: {printed['wide_code'][:3]}"
     )
+    assert printed["folded_code"] == 0, "folded code prints: paper has no toggle"
     title = pdf.chapter_title(ROOT, "notebooks/part2/17-tokenization")
     assert any(_squash(title) in _squash(t) for _, t in seen["outline"]), (
         title,
@@ -162,9 +161,6 @@ def test_book_outline_lists_every_chapter_in_its_part(book):
     tops = [t for d, t in seen["outline"] if d == 0]
     for part in meta["parts"]:
         assert part in tops, (part, tops)
-    import yaml
-
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
     current, under = None, {}
     for depth, title in seen["outline"]:
         if depth == 0:
@@ -172,7 +168,7 @@ def test_book_outline_lists_every_chapter_in_its_part(book):
         elif depth == 1:
             under.setdefault(current, []).append(_squash(title))
     missing = []
-    for part in toc["parts"]:
+    for part in parts():
         got = under.get(part["caption"], [])
         want = [_squash(pdf.chapter_title(ROOT, c["file"])) for c in part["chapters"]]
         missing += [w for w in want if not any(w in g for g in got)]
@@ -203,6 +199,7 @@ def test_book_has_every_glyph_and_embeds_every_font(book):
 def test_book_code_wraps_math_typesets_links_resolve(book):
     summary, seen, _ = book
     assert not summary["wide_code"], summary["wide_code"][:3]
+    assert summary.get("folded_code") == 0, "folded code prints in the book PDF"
     assert summary["math"] > 100, summary["math"]
     assert seen["internal_links"] > len(pdf.book_meta()["chapters"]), seen[
         "internal_links"

@@ -1,16 +1,12 @@
-"""tools/perturb.py: its generator moves float draws by at most one ulp, reproducibly,
+"""workshop/run/perturb.py: its generator moves float draws by at most one ulp, reproducibly,
 and leaves integer draws and the plain generator's stream alone."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-import perturb  # noqa: E402
+from workshop.run import perturb  # noqa: E402
 
 
 @pytest.fixture

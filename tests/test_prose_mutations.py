@@ -15,7 +15,8 @@ import re
 import shutil
 
 import pytest
-from notebook_text import (
+
+from workshop.text.notebook_text import (
     NUMBER,
     ROOT,
     UNITS,

@@ -3,7 +3,7 @@
 Every number the book takes from the outside world (a model's configuration, a parameter
 count as published, token counts, GPU-hours, benchmark scores, dates) lives once in the
 register, beside its primary source. A page imports it and prints it "as published". The
-per-notebook test fails when a page types such a number instead (tests/published_text.py
+per-notebook test fails when a page types such a number instead (workshop/text/published_text.py
 says how it is found); what is not fixed yet is listed by name in
 tests/published_pending.yml, which only shrinks.
 """
@@ -14,10 +14,14 @@ import re
 
 import pytest
 import yaml
-from notebook_text import ROOT, load, notebooks, source
-from published_text import typed_facts_in_code, typed_facts_in_prose, typed_published
 
 from book import published
+from workshop.text.notebook_text import ROOT, load, notebooks, source
+from workshop.text.published_text import (
+    typed_facts_in_code,
+    typed_facts_in_prose,
+    typed_published,
+)
 
 NBS = notebooks()
 IDS = [p.relative_to(ROOT).as_posix() for p in NBS]
@@ -141,11 +145,7 @@ def test_typed_counts_in_prose_are_flagged():
         "3.14 million GPU-hours. The printed `175` billion is fine, and so is the "
         'source\'s "22 million", a quotation. Llama 3.1 8B is a name.'
     )
-    assert typed_facts_in_prose(md) == [
-        "175-billion",
-        "300 billion",
-        "3.14 million",
-    ]
+    assert typed_facts_in_prose(md) == ["175-billion", "300 billion", "3.14 million"]
 
 
 def test_a_planted_fact_on_a_real_page_is_caught():

@@ -2,7 +2,7 @@
 prose, a figure title or an alt text states about printed numbers is backed by a printed
 line (a `check`'s `ok` line, or a sentence a helper wrote from the numbers) in its
 section or an earlier one, or holds by the sentence's own two numbers.
-tests/relation_text.py says how claims are found; tests/relation_pending.yml lists by
+workshop/text/relation_text.py says how claims are found; tests/relation_pending.yml lists by
 name what is not fixed yet (it only shrinks). The flips below show that the guard tells
 "below" from "above", not only one digit from another.
 """
@@ -16,8 +16,10 @@ import shutil
 
 import pytest
 import yaml
-from notebook_text import ROOT, Evidence, load, notebooks, source
-from relation_text import (
+
+from book.relations import compare, extreme, over, trend, under
+from workshop.text.notebook_text import ROOT, Evidence, load, notebooks, source
+from workshop.text.relation_text import (
     claim_groups,
     evidence_upto,
     flip,
@@ -26,8 +28,6 @@ from relation_text import (
     relation_claims,
     unbacked_relations,
 )
-
-from book.relations import compare, extreme, over, trend, under
 
 NBS = notebooks()
 IDS = [p.relative_to(ROOT).as_posix() for p in NBS]

@@ -9,21 +9,18 @@ the network off would see.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from site_server import serve
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
+from workshop.config import ROOT, test_site
+from workshop.site.server import serve
 
-SITE = Path(os.environ.get("BOOK_SITE", ROOT / "_build" / "test" / "_build" / "html"))
+SITE = test_site()
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 pytestmark = pytest.mark.skipif(
@@ -661,7 +658,7 @@ def test_a_tapped_figure_opens_at_its_own_size_on_a_phone(browser, server):
 def test_a_notebook_is_offered_only_where_it_runs_alone():
     """Every notebook page's download menu serves its .ipynb, and the file is there;
     a page that runs only in a checkout (downloads.CHECKOUT_ONLY) offers neither."""
-    from book.site.downloads import CHECKOUT_ONLY
+    from workshop.site.downloads import CHECKOUT_ONLY
 
     pages = [p for p in _pages() if p.startswith("notebooks/")]
     assert pages

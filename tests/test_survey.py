@@ -3,7 +3,7 @@ Chromium. What it loads (no other host; its weight against the budgets), what it
 what axe-core finds, whether each slider's knob changes its picture, and how much of the
 page is code.
 
-Its own file so that pytest-xdist (make test: -n 2 --dist loadfile) runs it on one worker
+Its own file so that pytest-xdist (make test: two workers, a file each) runs it on one worker
 while the other runs tests/test_site.py, the PDF and the reading paths beside it.
 """
 
@@ -12,16 +12,13 @@ from __future__ import annotations
 import json
 import re
 import statistics
-import sys
-from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from site_server import serve
 from test_site import AXE, CHROMIUM, READY, SITE, _pages
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-import code_share  # noqa: E402
+from workshop.measure import code_share  # noqa: E402
+from workshop.site.server import serve
 
 pytestmark = pytest.mark.skipif(
     not (SITE / "index.html").exists(), reason=f"no built site at {SITE}; run make test"
@@ -248,7 +245,7 @@ def test_no_serious_accessibility_violations(survey):
 def test_code_is_folded_to_a_fifth_of_the_page(survey):
     """Visible code input takes at most a fifth of a page with code (median) and never
     more than 30 %, at 1280 px; a code cell shows 88 columns without scrolling sideways
-    (tools/code_share.py prints the table)."""
+    (workshop/measure/code_share.py prints the table)."""
     results = {p: r["code"] for p, r in survey.items()}
     median, worst, bad = code_share.goal(results)
     assert not bad, (

@@ -1,6 +1,6 @@
 """Reuse by import: what a page teaches is written once, and later pages import it.
 
-`# @save` cells are collected into book/taught.py (tools/save.py); these tests fail when
+`# @save` cells are collected into book/taught.py (workshop/text/save.py); these tests fail when
 the generated modules lag behind the notebooks, or when a function is copied from one
 notebook into another instead of imported.
 """
@@ -10,20 +10,15 @@ from __future__ import annotations
 import ast
 import importlib
 import json
-import sys
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
+from workshop.config import ROOT, notebooks
+from workshop.text import save
 
-import save  # noqa: E402
-
-from book.site.toc import toc_notebooks  # noqa: E402
-
-NOTEBOOKS = toc_notebooks(ROOT)
+NOTEBOOKS = notebooks()
 
 
 def _code(nb: Path) -> list[str]:

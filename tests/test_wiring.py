@@ -10,7 +10,8 @@ import os
 
 import numpy as np
 import pytest
-from notebook_text import ROOT, load, source
+
+from workshop.text.notebook_text import ROOT, load, source
 
 NB = ROOT / "notebooks/part1/12-wiring.ipynb"
 RTOL = 1e-12  # the same operations in the same order: only the graph's length differs

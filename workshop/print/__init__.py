@@ -1,0 +1,1 @@
+"""The printed book: one PDF of the whole book (pdf)."""
