@@ -27,6 +27,10 @@ import numpy as np
 
 __all__ = ["Var", "linear", "relu", "softmax", "layer_norm", "mse", "gradcheck"]
 
+# Every matrix product goes through this name, so that tools/bench.py can count the
+# floating-point operations a page does (it swaps in a counting wrapper).
+_matmul = np.matmul
+
 
 def _unbroadcast(g: np.ndarray, shape: tuple) -> np.ndarray:
     """Sum `g` down to `shape`, undoing numpy broadcasting."""
@@ -58,7 +62,7 @@ class Var:
 
     def __init__(self, value, name: str | None = None, *, _parents=(), _back=None):
         value = np.asarray(value)
-        if not np.issubdtype(value.dtype, np.floating):
+        if value.dtype.kind != "f":  # np.issubdtype(dtype, np.floating), cheaper
             value = value.astype(float)
         self.value = value
         self.grad = None
@@ -122,11 +126,11 @@ class Var:
             )
 
         def back(g):
-            ga = g @ np.swapaxes(b.value, -1, -2)
-            gb = np.swapaxes(a.value, -1, -2) @ g
+            ga = _matmul(g, np.swapaxes(b.value, -1, -2))
+            gb = _matmul(np.swapaxes(a.value, -1, -2), g)
             return _unbroadcast(ga, a.shape), _unbroadcast(gb, b.shape)
 
-        return Var(a.value @ b.value, _parents=(a, b), _back=back)
+        return Var(_matmul(a.value, b.value), _parents=(a, b), _back=back)
 
     def __rmatmul__(self, other):
         return _as_var(other) @ self
@@ -213,15 +217,15 @@ def linear(x: Var, W: Var, b: Var) -> Var:
             f"linear: x {x.shape} and W {W.shape} must end in the same "
             f"width (W is (out, in))"
         )
-    y = x.value @ np.swapaxes(W.value, -1, -2)
+    y = _matmul(x.value, np.swapaxes(W.value, -1, -2))
     if np.broadcast_shapes(y.shape, b.shape) == y.shape:
         y += b.value  # in place: one array, not two
     else:
         y = y + b.value
 
     def back(g):
-        gx = g @ W.value
-        gW = np.swapaxes(g, -1, -2) @ x.value
+        gx = _matmul(g, W.value)
+        gW = _matmul(np.swapaxes(g, -1, -2), x.value)
         return (
             _unbroadcast(gx, x.shape),
             _unbroadcast(gW, W.shape),
@@ -240,11 +244,18 @@ def relu(x: Var) -> Var:
 def softmax(x: Var) -> Var:
     """Softmax over the last axis."""
     x = _as_var(x)
-    e = np.exp(x.value - x.value.max(axis=-1, keepdims=True))
-    p = e / e.sum(axis=-1, keepdims=True)
+    # In place, one array for e and p: the same values as
+    # e = exp(x - max); p = e / e.sum(), without two more arrays of x's size.
+    p = x.value - x.value.max(axis=-1, keepdims=True)
+    np.exp(p, out=p)
+    p /= np.add.reduce(p, axis=-1, keepdims=True)
 
     def back(g):
-        return (p * (g - (g * p).sum(axis=-1, keepdims=True)),)
+        gp = g * p
+        total = np.add.reduce(gp, axis=-1, keepdims=True)
+        np.subtract(g, total, out=gp)
+        gp *= p  # p * (g - total)
+        return (gp,)
 
     return Var(p, _parents=(x,), _back=back)
 
@@ -260,21 +271,29 @@ def layer_norm(x: Var, gamma: Var, beta: Var, eps: float = 1e-5) -> Var:
         raise ValueError(
             f"layer_norm: gamma {gamma.shape} and beta {beta.shape} must end in {n}"
         )
-    mu = x.value.mean(axis=-1, keepdims=True)
-    xc = x.value - mu
-    inv = 1.0 / np.sqrt((xc * xc).mean(axis=-1, keepdims=True) + eps)
-    xhat = xc * inv
+    # A mean over the last axis is np.add.reduce(...) / n, as np.mean computes it;
+    # written out, and in place where an array is not kept, it makes fewer arrays.
+    xc = x.value - np.add.reduce(x.value, axis=-1, keepdims=True) / n
+    sq = xc * xc
+    inv = 1.0 / np.sqrt(np.add.reduce(sq, axis=-1, keepdims=True) / n + eps)
+    xhat = np.multiply(xc, inv, out=sq)
+    out = xhat * gamma.value
+    if np.broadcast_shapes(out.shape, beta.shape) == out.shape:
+        out += beta.value
+    else:
+        out = out + beta.value
 
     def back(g):
-        gx_hat = g * gamma.value
-        gx = inv * (
-            gx_hat
-            - gx_hat.mean(axis=-1, keepdims=True)
-            - xhat * (gx_hat * xhat).mean(axis=-1, keepdims=True)
-        )
+        gx = g * gamma.value  # the gradient of xhat, turned into that of x in place
+        m1 = np.add.reduce(gx, axis=-1, keepdims=True) / n
+        t = gx * xhat
+        m2 = np.add.reduce(t, axis=-1, keepdims=True) / n
+        gx -= m1
+        gx -= np.multiply(xhat, m2, out=t)
+        gx *= inv  # inv * (gx_hat - mean(gx_hat) - xhat * mean(gx_hat * xhat))
         return gx, _unbroadcast(g * xhat, gamma.shape), _unbroadcast(g, beta.shape)
 
-    return Var(xhat * gamma.value + beta.value, _parents=(x, gamma, beta), _back=back)
+    return Var(out, _parents=(x, gamma, beta), _back=back)
 
 
 def mse(x: Var, target) -> Var:

@@ -307,6 +307,17 @@ _register(
     "48-09-whole-model",
 )
 _register(
+    "llama3.1.8b.checkpoint_params",
+    8_030_261_248,
+    "the released Llama-3.1-8B checkpoint, the model.safetensors.index.json beside its "
+    "config.json: metadata total_size 16,060,522,496 bytes of bfloat16 weights, two "
+    "bytes each; the model card header rounds it to 8.03B params "
+    "(https://huggingface.co/meta-llama/Llama-3.1-8B/blob/main/model.safetensors.index.json)",
+    "48-06-multi-head",
+    "48-12-generation",
+    "48-13-cost-of-attention",
+)
+_register(
     "llama3.1.ffn_rule",
     dict(ffn_dim_multiplier=1.3, multiple_of=1024, norm_eps=1e-5),
     "Meta-Llama-3.1-8B params.json, ffn_dim_multiplier, multiple_of and norm_eps "

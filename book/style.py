@@ -64,6 +64,7 @@ __all__ = [
     "colour",
     "label_points",
     "mask_cmap",
+    "shades",
     "concept_key",
     "FULL_WIDTH",
     "NARROW_WIDTH",
@@ -141,6 +142,8 @@ CONCEPT = {
     "scores": PURPLE,
     "weights": YELLOW,
     "output": VERMILLION,
+    # a weight in [0, 1] drawn as a heatmap (part 8): deeper blue, larger weight
+    "attention weight": BLUE,
 }
 
 
@@ -154,6 +157,17 @@ def mask_cmap(one: str = "blocked"):
         raise ValueError(f"mask_cmap: one must be 'allowed' or 'blocked', got {one!r}")
     other = "allowed" if one == "blocked" else "blocked"
     return ListedColormap([colour(other), colour(one)], name=f"mask, 1 = {one}")
+
+
+def shades(name: str = "attention weight"):
+    """A sequential colour map from near-white to the concept colour `name`: a larger
+    value is a deeper shade of that one colour, so the cells that matter stand out in
+    the book's colour (cividis draws a middling value, a weight of 0.5, grey)."""
+    from matplotlib.colors import LinearSegmentedColormap
+
+    return LinearSegmentedColormap.from_list(
+        f"shades of {name}", ["#F7FAFC", colour(name)]
+    )
 
 
 def concept_key(where, concepts, **kw):

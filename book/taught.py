@@ -33,12 +33,8 @@ def attention(Q, K, V):
 #   notebooks/part1/09-position.md
 def frequencies(d_model):
     """The d_model/2 angular frequencies 10000**(-2m/d_model), fastest first."""
-    if (
-        isinstance(d_model, bool)
-        or not isinstance(d_model, (int, np.integer))
-        or d_model < 2
-        or d_model % 2
-    ):
+    is_int = isinstance(d_model, (int, np.integer)) and not isinstance(d_model, bool)
+    if not is_int or d_model < 2 or d_model % 2:
         raise ValueError(f"d_model must be an even integer >= 2, got {d_model!r}")
     return 10000.0 ** (-np.arange(0, d_model, 2) / d_model)
 
@@ -46,11 +42,8 @@ def frequencies(d_model):
 def sinusoidal(n_positions, d_model):
     """Rows are positions 0..n_positions-1: sin in the even
     columns, cos in the odd ones."""
-    if (
-        isinstance(n_positions, bool)
-        or not isinstance(n_positions, (int, np.integer))
-        or n_positions < 1
-    ):
+    is_int = isinstance(n_positions, (int, np.integer))
+    if not is_int or isinstance(n_positions, bool) or n_positions < 1:
         raise ValueError(f"n_positions must be a positive integer, got {n_positions!r}")
     angle = np.arange(n_positions)[:, None] * frequencies(d_model)[None, :]
     P = np.empty((n_positions, d_model))

@@ -6,10 +6,19 @@ s, no slider over 700 KB of frames, pages within the site budgets (median <= 1 M
 transferred, widget pages <= 2 MB, none over 3 MB).
 
     python -m workshop.measure.bench [--skip-test]
+    python -m workshop.measure.bench --floors   # only the heavy pages' floor table
+
+A heavy page's floor is the time its matrix products would take at the speed one of
+them reaches alone: the page's floating-point operations, counted by code while the
+page runs, over the GFLOP/s of one representative product. Both the floor and the
+page are CPU time of one process with one BLAS thread (workshop.config.blas_threads, the process
+held to one core, so map_threads runs the seeds in turn): on a shared machine wall
+time depends on the neighbours, CPU time much less.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -20,7 +29,7 @@ import time
 from pathlib import Path
 
 from book.log import LOG as BOOK_LOG
-from workshop.config import BUILD, ROOT
+from workshop.config import BUILD, ROOT, blas_threads
 
 BIN = ROOT / ".venv" / "bin"
 OUT = BUILD / "bench"
@@ -78,6 +87,125 @@ def notebook_times() -> dict[str, float]:
     return times
 
 
+# Heavy pages: the notebook, and the product that stands for its matrix products (the
+# shapes of its commonest one: rows x inner @ inner x out).
+HEAVY = {"notebooks/part1/12-wiring.ipynb": (128, 128, 512)}
+
+
+def product_rate(m: int, k: int, n: int, seconds: float = 1.0) -> float:
+    """GFLOP/s of one float64 product (m, k) @ (k, n) as `linear` does it (W stored
+    (out, in), used transposed), repeated on the same operands: CPU time, this thread."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    x, W = rng.standard_normal((m, k)), rng.standard_normal((n, k))
+    x @ W.T
+    reps, t0 = 0, time.process_time()
+    while (spent := time.process_time() - t0) < seconds:
+        x @ W.T
+        reps += 1
+    return 2 * m * k * n * reps / spent / 1e9
+
+
+def page_flops_and_cpu(path: Path) -> tuple[int, float, float]:
+    """Run a page's code cells in this process, in order (static sliders, no images
+    written), counting the floating-point operations of every product book.autograd
+    makes: (flops, CPU seconds of the whole page, CPU seconds inside the products)."""
+    import contextlib
+    import io
+
+    import matplotlib
+    import nbformat
+    import numpy as np
+
+    matplotlib.use("Agg")
+    import book.autograd as ag
+
+    flops, inside = [0], [0.0]
+
+    def counted(a, b):
+        t0 = time.process_time()
+        out = np.matmul(a, b)
+        inside[0] += time.process_time() - t0
+        flops[0] += 2 * out.size * a.shape[-1]
+        return out
+
+    ag._matmul = counted
+    nb = nbformat.read(path, as_version=4)
+    names: dict = {"__name__": "__bench__"}
+    t0 = time.process_time()
+    with contextlib.redirect_stdout(io.StringIO()):
+        for cell in nb.cells:
+            if cell.cell_type == "code" and "book-bootstrap" not in cell.metadata.get(
+                "tags", []
+            ):
+                exec(compile(cell.source, str(path), "exec"), names)  # noqa: S102
+    return flops[0], time.process_time() - t0, inside[0]
+
+
+def floor_child(path: str) -> None:
+    """The child process of floors(): one page, one thread; prints one JSON line."""
+    with contextlib.suppress(AttributeError):  # macOS: no affinity call
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    rate_before = product_rate(*HEAVY[path])
+    flops, cpu, inside = page_flops_and_cpu(ROOT / path)
+    rate = max(rate_before, product_rate(*HEAVY[path]))
+    print(json.dumps({"flops": flops, "cpu": cpu, "rate": rate, "inside": inside}))
+
+
+def floors() -> list[tuple[str, float, float, float, float, float]]:
+    """(page, GFLOP, GFLOP/s of the representative product, floor s, page CPU s, CPU s
+    inside the page's products)."""
+    rows = []
+    for path in HEAVY:
+        env = {**os.environ, **blas_threads(1)}
+        env.update(BOOK_WIDGETS="static", BOOK_IMAGES="skip", MPLBACKEND="Agg")
+        env["PYTHONPATH"] = str(ROOT)
+        out = subprocess.run(
+            [sys.executable, "-m", "workshop.measure.bench", "--floor-child", path],
+            cwd=ROOT / Path(path).parent,
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.splitlines()[-1]
+        r = json.loads(out)
+        gflop = r["flops"] / 1e9
+        rows.append((path, gflop, r["rate"], gflop / r["rate"], r["cpu"], r["inside"]))
+    return rows
+
+
+def floor_rows() -> list[tuple[str, str, str, bool]]:
+    rows = []
+    for path, gflop, rate, floor, cpu, inside in floors():
+        name = f"heavy: {Path(path).stem}"
+        rows += [
+            (
+                f"{name} products",
+                f"{gflop:.0f} GFLOP, one alone {rate:.0f} GFLOP/s",
+                "",
+                True,
+            ),
+            (f"{name} floor (CPU)", f"{floor:.1f} s", "", True),
+            (f"{name} inside its products (CPU)", f"{inside:.1f} s", "", True),
+            (f"{name} page (CPU)", f"{cpu:.1f} s", "", True),
+            (
+                f"{name} page / floor",
+                f"{cpu / floor:.2f}",
+                "<= 1.5",
+                cpu <= 1.5 * floor,
+            ),
+        ]
+    return rows
+
+
+def print_rows(rows) -> None:
+    width = max(len(r[0]) for r in rows)
+    print(f"{'measure':<{width}}  {'value':>32}  {'target':>9}  ok")
+    for name, value, target, ok in rows:
+        print(f"{name:<{width}}  {value:>32}  {target:>9}  {'yes' if ok else 'NO'}")
+
+
 def slider_rows() -> list[tuple[str, int, int, float]]:
     if not LOG.exists():
         return []
@@ -132,6 +260,13 @@ def page_weights(site: Path) -> dict[str, int]:
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--floor-child"]:
+        floor_child(argv[1])
+        return 0
+    if argv[:1] == ["--floors"]:
+        rows = floor_rows()
+        print_rows(rows)
+        return 0 if all(r[3] for r in rows) else 1
     shutil.rmtree(OUT, ignore_errors=True)
     OUT.mkdir(parents=True)
     cold = build()
@@ -173,11 +308,8 @@ def main(argv: list[str]) -> int:
     )
     for page, w in sorted(weights.items(), key=lambda kv: -kv[1]):
         rows.append((f"page {page}", f"{w / 1e6:.2f} MB", "<= 3 MB", w <= 3e6))
-
-    width = max(len(r[0]) for r in rows)
-    print(f"{'measure':<{width}}  {'value':>32}  {'target':>9}  ok")
-    for name, value, target, ok in rows:
-        print(f"{name:<{width}}  {value:>32}  {target:>9}  {'yes' if ok else 'NO'}")
+    rows += floor_rows()
+    print_rows(rows)
     return 0 if all(r[3] for r in rows) else 1
 
 
