@@ -98,6 +98,9 @@ chromium:
 # they need only the standard library, so any python3 can print them.
 NBVAL_FLAGS := $(shell $(PYTHON) -m workshop.config nbval)
 WORKERS := $(shell $(PYTHON) -m workshop.config workers)
+ifeq ($(strip $(NBVAL_FLAGS)),)
+$(error python -m workshop.config printed no nbval arguments: run make in the repository root)
+endif
 NBVAL := $(BIN)/python -m pytest $(NBVAL_FLAGS) notebooks
 
 ## make nbval: nbval (strict) over every notebook on this machine as it is, and what it runs
