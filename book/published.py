@@ -313,6 +313,7 @@ _register(
     "config.json: metadata total_size 16,060,522,496 bytes of bfloat16 weights, two "
     "bytes each; the model card header rounds it to 8.03B params "
     "(https://huggingface.co/meta-llama/Llama-3.1-8B/blob/main/model.safetensors.index.json)",
+    "48-06-multi-head",
     "48-12-generation",
     "48-13-cost-of-attention",
 )
