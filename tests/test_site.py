@@ -726,3 +726,17 @@ def test_exercises_print_their_answers_in_the_appendix_only(browser, server):
     page.emulate_media(media="screen")
     assert not page.locator(".book-exercise-answer").first.is_visible()
     page.close()
+
+
+def test_only_the_search_page_loads_the_search_index():
+    """workshop/site/templates/layout.html drops the search tools and index the theme loads
+    on every page for search-as-you-type (off here): only search.html loads them."""
+    import pydata_sphinx_theme
+
+    assert pydata_sphinx_theme.__version__ == "0.17.1", (
+        "the layout override copies pydata-sphinx-theme 0.17.1's extrahead block: compare it "
+        "with the new theme's layout.html, then update the version here"
+    )
+    loading = [p for p in _pages() if "searchindex.js" in (SITE / p).read_text("utf-8")]
+    assert not loading, f"pages that load the search index: {loading[:5]}"
+    assert "searchindex.js" in (SITE / "search.html").read_text("utf-8")

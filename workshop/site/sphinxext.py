@@ -685,6 +685,7 @@ def _no_favicon_request(app, pagename, templatename, context, doctree):
 
 
 STATIC = Path(__file__).resolve().parent / "static"
+TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
 def pdf_name(root: Path) -> str:
@@ -698,6 +699,10 @@ def _print_css(app, config):
     if str(STATIC) not in [str(p) for p in config.html_static_path]:
         config.html_static_path.append(str(STATIC))
     app.add_css_file("print.css", media="print")
+    # the theme's own hook for its markup: a template that extends its layout
+    # (workshop/site/templates/layout.html), not a regex on the built HTML
+    if str(TEMPLATES) not in [str(p) for p in config.templates_path]:
+        config.templates_path.insert(0, str(TEMPLATES))
 
 
 def _pdf_button(app, pagename, templatename, context, doctree):
