@@ -740,3 +740,25 @@ def test_only_the_search_page_loads_the_search_index():
     loading = [p for p in _pages() if "searchindex.js" in (SITE / p).read_text("utf-8")]
     assert not loading, f"pages that load the search index: {loading[:5]}"
     assert "searchindex.js" in (SITE / "search.html").read_text("utf-8")
+
+
+def test_icon_fonts_hold_every_icon_the_site_draws():
+    """workshop/site/icons.py cuts Font Awesome to the icons the site draws: every fa-NAME
+    class on a built page, and the theme's own icons, is still in one of the fonts."""
+    from fontTools.ttLib import TTFont
+
+    from workshop.site import icons
+
+    fonts = sorted((SITE / icons.WEBFONTS).glob("*.woff2"))
+    held = set().union(*(TTFont(f).getBestCmap() for f in fonts))
+    names = icons.icon_names((SITE / icons.THEME_CSS).read_text(encoding="utf-8"))
+    drawn = {
+        n
+        for p in _pages()
+        for n in re.findall(r"\bfa-([a-z0-9-]+)", (SITE / p).read_text("utf-8"))
+        if n in names
+    }
+    missing = sorted(n for n in drawn if names[n] not in held)
+    assert drawn and not missing, f"icons drawn but cut from the fonts: {missing}"
+    solid = SITE / icons.WEBFONTS / "fa-solid-900.woff2"
+    assert solid.stat().st_size < 20_000, solid.stat().st_size

@@ -619,7 +619,8 @@ def _postprocess(app, exception):
       code that holds only a number (quiet_numbers).
     - Number the code cells (number_cells), and name a folded input's toggle by what
       it says (name_code_toggles).
-    - Cut per-page font subsets for text beyond Latin (workshop/site/page_fonts.py).
+    - Cut per-page font subsets for text beyond Latin (workshop/site/page_fonts.py),
+      and Font Awesome to the icons the site draws (workshop/site/icons.py).
     """
     if exception is not None or app.builder.format != "html":
         return
@@ -645,9 +646,10 @@ def _postprocess(app, exception):
         new = quiet_numbers(new)
         if new != text:
             page.write_text(new, encoding="utf-8")
-    from . import downloads, page_fonts
+    from . import downloads, icons, page_fonts
 
     page_fonts.main(out, pages=written)
+    icons.subset_icon_fonts(out)  # Font Awesome cut to the icons the site draws
     downloads.rewrite_sources(
         out, Path(app.srcdir)
     )  # the download button's copies run alone
