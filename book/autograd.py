@@ -27,8 +27,8 @@ import numpy as np
 
 __all__ = ["Var", "linear", "relu", "softmax", "layer_norm", "mse", "gradcheck"]
 
-# Every matrix product goes through this name, so that tools/bench.py can count the
-# floating-point operations a page does (it swaps in a counting wrapper).
+# Every matrix product goes through this name, so that workshop.measure.bench can count
+# the floating-point operations a page does (it swaps in a counting wrapper).
 _matmul = np.matmul
 
 

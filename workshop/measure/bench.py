@@ -144,7 +144,11 @@ def page_flops_and_cpu(path: Path) -> tuple[int, float, float]:
 
 
 def floor_child(path: str) -> None:
-    """The child process of floors(): one page, one thread; prints one JSON line."""
+    """The child process of floors(): one page, one thread; prints one JSON line.
+    Figures are laid out but not rasterised, as under nbval (book.style.DRAW_PIXELS)."""
+    import book.style
+
+    book.style.DRAW_PIXELS = False
     with contextlib.suppress(AttributeError):  # macOS: no affinity call
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     rate_before = product_rate(*HEAVY[path])
@@ -159,7 +163,7 @@ def floors() -> list[tuple[str, float, float, float, float, float]]:
     rows = []
     for path in HEAVY:
         env = {**os.environ, **blas_threads(1)}
-        env.update(BOOK_WIDGETS="static", BOOK_IMAGES="skip", MPLBACKEND="Agg")
+        env.update(BOOK_WIDGETS="static", MPLBACKEND="Agg")
         env["PYTHONPATH"] = str(ROOT)
         out = subprocess.run(
             [sys.executable, "-m", "workshop.measure.bench", "--floor-child", path],
