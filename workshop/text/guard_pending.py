@@ -4,18 +4,14 @@ tests/prose_guard_pending.yml.
 Run it to see what remains; the file itself is edited by hand (it lists
 debts, it only shrinks)."""
 
-from workshop.text.notebook_text import (  # noqa: E402
+from workshop.text.notebook_text import (
     ROOT,
     load,
     notebooks,
     typed_figure_numbers,
     unsupported_numbers,
+    yaml_quote,
 )
-
-
-def q(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
 
 for kind, fn in (
     ("quoted_numbers", unsupported_numbers),
@@ -25,6 +21,6 @@ for kind, fn in (
     for p in notebooks():
         flags = fn(load(p))
         if flags:
-            print(f"  {q(p.relative_to(ROOT).as_posix())}:")
+            print(f"  {yaml_quote(p.relative_to(ROOT).as_posix())}:")
             for f in flags:
-                print(f"    - {q(f)}")
+                print(f"    - {yaml_quote(f)}")

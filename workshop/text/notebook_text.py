@@ -518,8 +518,16 @@ def _literal_parts(node) -> list[str]:
     return []
 
 
-def figure_text_literals(code: str) -> list[tuple[str, str]]:
-    """(call, typed text) for the title of new_figure, the alt of show and slider."""
+def yaml_quote(s: str) -> str:
+    """`s` as a double-quoted YAML string (the pending lists' entries)."""
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def figure_text_parts(
+    code: str, calls=tuple(FIGURE_CALLS)
+) -> list[tuple[str, list[str]]]:
+    """(call, typed pieces) for each title of new_figure and alt of show and slider in
+    `code` (of the calls named in `calls`): the literal pieces of that one argument."""
     import ast
 
     try:
@@ -532,7 +540,7 @@ def figure_text_literals(code: str) -> list[tuple[str, str]]:
             continue
         f = node.func
         name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
-        if name not in FIGURE_CALLS:
+        if name not in calls:
             continue
         args = []
         if name == "new_figure" and node.args:
@@ -540,11 +548,18 @@ def figure_text_literals(code: str) -> list[tuple[str, str]]:
         if name in ("show", "slider") and len(node.args) >= 2:
             args.append(node.args[1])
         args += [kw.value for kw in node.keywords if kw.arg in ("title", "alt")]
-        for a in args:
-            for text in _literal_parts(a):
-                # slider alt is a format string over the knobs: {d} is computed
-                text = re.sub(r"\{[^{}]*\}", "", text) if name == "slider" else text
-                out.append((name, text))
+        out += [(name, _literal_parts(a)) for a in args]
+    return out
+
+
+def figure_text_literals(code: str) -> list[tuple[str, str]]:
+    """(call, typed text) for the title of new_figure, the alt of show and slider."""
+    out = []
+    for name, parts in figure_text_parts(code):
+        for text in parts:
+            # slider alt is a format string over the knobs: {d} is computed
+            text = re.sub(r"\{[^{}]*\}", "", text) if name == "slider" else text
+            out.append((name, text))
     return out
 
 

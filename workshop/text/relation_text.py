@@ -42,9 +42,8 @@ from typing import NamedTuple
 from workshop.text.notebook_text import (
     NUMBER,
     Evidence,
-    _literal_parts,
-    _py,
     canonical,
+    figure_text_parts,
     output_text,
     sectioned,
 )
@@ -369,17 +368,6 @@ def relation_claims(nb: dict) -> list[Claim]:
 
 def _figure_texts(code: str, out: str) -> list[tuple[str, str]]:
     """(typed text, rendered text) of the titles and alt texts a cell draws."""
-    import ast
-
-    try:
-        tree = ast.parse(_py(code))
-    except SyntaxError:
-        return []
-    rendered = [
-        m.group(1)
-        for m in re.finditer(r"^(?:\[figure: (.*)\]|figure title: (.*))$", out, re.M)
-        for m in [m]
-    ]
     rendered = [
         r
         for m in re.finditer(r"^\[figure: (.*)\]$|^figure title: (.*)$", out, re.M)
@@ -387,28 +375,14 @@ def _figure_texts(code: str, out: str) -> list[tuple[str, str]]:
         if r
     ]
     pairs = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
+    for _, parts in figure_text_parts(code, ("new_figure", "show")):
+        typed = " … ".join(parts)
+        if not typed.strip():
             continue
-        f = node.func
-        name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
-        if name not in ("new_figure", "show"):
-            continue
-        args = []
-        if name == "new_figure" and node.args:
-            args.append(node.args[0])
-        if name == "show" and len(node.args) >= 2:
-            args.append(node.args[1])
-        args += [kw.value for kw in node.keywords if kw.arg in ("title", "alt")]
-        for a in args:
-            parts = _literal_parts(a)
-            typed = " … ".join(parts)
-            if not typed.strip():
-                continue
-            # the rendered text that holds the typed pieces in order
-            probe = [p.strip() for p in parts if len(p.strip()) >= 4]
-            match = next((r for r in rendered if all(p in r for p in probe[:3])), typed)
-            pairs.append((typed, match))
+        # the rendered text that holds the typed pieces in order
+        probe = [p.strip() for p in parts if len(p.strip()) >= 4]
+        match = next((r for r in rendered if all(p in r for p in probe[:3])), typed)
+        pairs.append((typed, match))
     return pairs
 
 
