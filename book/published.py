@@ -413,6 +413,17 @@ _register(
     "48-14-mixture-of-experts",
 )
 
+# When Hugging Face generate began to flag sampling-only settings given without
+# do_sample=True (lesson 19).
+_register(
+    "transformers.sampling_flag_check",
+    "August 2023",
+    "huggingface/transformers pull request #25381, 'Generate: add config-level "
+    "validation' (opened 2023-08-08, merged): GenerationConfig.validate() flags "
+    "temperature, top_p and the other sampling-only settings when do_sample is False",
+    "19-sampling",
+)
+
 # BERT's masked-language-model rule (48.5): the share of positions chosen, and what a
 # chosen position becomes.
 _register(
