@@ -2,8 +2,7 @@
 
     python -m workshop.site.assets            # writes site-assets/
 
-- MathJax 3 (the CommonHTML build, its woff2 fonts and the TeX extensions it
-  loads on demand), so math renders with the network off.
+- (MathJax is not copied: math is drawn as SVG at build time, workshop/site/math.py.)
 - IBM Plex Sans in four faces and IBM Plex Mono in one, cut down with fontTools
   to the Latin characters the book uses, so the faces stay near 60 KB together.
 - fonts.css, book.css and book.js, listed by name in _config.yml.
@@ -331,18 +330,6 @@ def _copy(src: Path, dst: Path) -> None:
         shutil.copy2(src, dst)
 
 
-def mathjax() -> None:
-    es5 = NODE / "mathjax" / "es5"
-    for rel in (
-        "tex-chtml.js",
-        "output/chtml/fonts/woff-v2",
-        "input/tex/extensions",
-        "ui/menu.js",
-        "a11y",
-    ):
-        _copy(es5 / rel, OUT / "mathjax" / rel)
-
-
 def subset_font(src: Path, dst: Path, unicodes: str) -> int:
     data = page_fonts.subset_font(
         src,
@@ -385,7 +372,7 @@ def fonts() -> list[str]:
 
 def main() -> None:
     OUT.mkdir(exist_ok=True)
-    mathjax()
+    shutil.rmtree(OUT / "mathjax", ignore_errors=True)  # left by older builds
     (OUT / "fonts.css").write_text("\n".join(fonts()) + "\n", encoding="utf-8")
     (OUT / "book.css").write_text(BOOK_CSS + READER_CSS, encoding="utf-8")
     (OUT / "book.js").write_text(BOOK_JS, encoding="utf-8")
