@@ -147,7 +147,9 @@ def _write_css(app, exception) -> None:
 
 
 def setup(app):
-    app.add_html_math_renderer("book_svg", (visit_math, None), (visit_displaymath, None))
+    app.add_html_math_renderer(
+        "book_svg", (visit_math, None), (visit_displaymath, None)
+    )
     app.connect("config-inited", _choose)
     app.connect("html-page-context", _css)
     app.connect("build-finished", _write_css)
