@@ -81,8 +81,10 @@ def test_the_guard_checks_relations_across_the_book():
     claims = list(_all_claims())
     backed = [c for _, lines, c in claims if is_backed(lines, c)]
     print(f"{len(claims)} relation claims, {len(backed)} backed")
-    assert len(claims) >= 150
-    assert len(backed) >= 80
+    # A floor that catches a finder that silently stops finding: 149 claims, every one
+    # backed, on 2026-12-02 (a sentence rephrased without its relation word lowers it).
+    assert len(claims) >= 140
+    assert len(backed) == len(claims) - sum(len(v) for v in _pending().values())
 
 
 def test_every_flipped_relation_is_caught():
