@@ -22,10 +22,18 @@ def softmax(z):
     return e / e.sum(axis=-1, keepdims=True)
 
 
-def attention(Q, K, V):
-    """Scaled dot-product attention: each output row is a
-    weighted average of V's rows."""
-    weights = softmax(Q @ K.T / np.sqrt(Q.shape[-1]))
+def attention(Q, K, V, mask=None):
+    """Scaled dot-product attention: each output row is a weighted average of V's
+    rows. Leading axes (a batch, heads) broadcast; `mask` (True = blocked) hides
+    chosen keys from chosen queries before the softmax."""
+    Q, K, V = (np.asarray(a, dtype=float) for a in (Q, K, V))
+    if Q.shape[-1] != K.shape[-1] or K.shape[-2] != V.shape[-2]:
+        fit = "Q and K need the same last axis, K and V the same number of rows"
+        raise ValueError(f"attention: Q {Q.shape}, K {K.shape}, V {V.shape}: {fit}")
+    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])
+    if mask is not None:
+        scores = np.where(mask, -np.inf, scores)
+    weights = softmax(scores)
     return weights @ V, weights
 
 

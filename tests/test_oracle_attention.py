@@ -49,17 +49,21 @@ def test_part8_attention_matches_sdpa():
 
 
 def test_48_4_attention_with_causal_and_padding_masks():
-    """48.4 (48-04-scaled-dot-product), `attention(Q, K, V, mask)`: batched, with no
+    """48.4 (48-04-scaled-dot-product) runs part 8's `attention(Q, K, V, mask)`, the
+    book's one attention, imported from book.taught: batched, with no
     mask, a causal mask (against SDPA's is_causal=True and against attn_mask), and a
     causal mask combined with padding (the last keys of the second sequence blocked)."""
     ns = page("48-04-scaled-dot-product")
     B, H, n, d_k, d_v = 2, 3, 6, 8, 5
     Q, K, V = _qkv(1, (B, H, n, d_k), (B, H, n, d_k), d_v)
-    out, _, _ = ns.attention(Q, K, V)
+    from book.taught import attention
+
+    assert ns.attention is attention  # imported, not written again
+    out, _ = ns.attention(Q, K, V)
     agree("48.4 attention, no mask", gap(out, _sdpa(Q, K, V)), TOL)
 
     causal = np.triu(np.ones((n, n), bool), k=1)  # True = blocked, the book's way
-    out, _, _ = ns.attention(Q, K, V, mask=causal)
+    out, _ = ns.attention(Q, K, V, mask=causal)
     agree("48.4 causal vs is_causal", gap(out, _sdpa(Q, K, V, is_causal=True)), TOL)
     agree(
         "48.4 causal vs attn_mask",
@@ -70,7 +74,7 @@ def test_48_4_attention_with_causal_and_padding_masks():
     pad = np.zeros((B, 1, 1, n), bool)
     pad[1, ..., 4:] = True  # sequence 2 is four tokens long, then padding
     blocked = causal | pad  # (B, 1, n, n): no row is fully blocked
-    out, _, W = ns.attention(Q, K, V, mask=blocked)
+    out, W = ns.attention(Q, K, V, mask=blocked)
     ref = _sdpa(Q, K, V, attn_mask=torch.from_numpy(~blocked))
     agree("48.4 causal + padding vs SDPA", gap(out, ref), TOL)
     assert (W[1, ..., 4:] == 0).all()

@@ -120,3 +120,29 @@ def test_a_save_cell_with_other_statements_is_refused(tmp_path):
     (tmp_path / "a.ipynb").write_text(json.dumps(nb))
     with pytest.raises(ValueError, match="print"):
         save.render(tmp_path)
+
+
+def test_attention_names_shapes_that_do_not_fit():
+    import numpy as np
+    import pytest
+
+    from book.taught import attention
+
+    with pytest.raises(ValueError, match=r"Q \(2, 3\), K \(2, 4\)"):
+        attention(np.ones((2, 3)), np.ones((2, 4)), np.ones((2, 4)))
+    with pytest.raises(ValueError, match=r"V \(3, 4\)"):
+        attention(np.ones((2, 4)), np.ones((2, 4)), np.ones((3, 4)))
+
+
+def test_attention_mask_blocks_keys_and_leading_axes_broadcast():
+    import numpy as np
+
+    from book.taught import attention
+
+    rng = np.random.default_rng(0)
+    Q, K, V = rng.standard_normal((3, 2, 4, 5))
+    out, w = attention(Q, K, V, mask=np.triu(np.ones((4, 4), bool), k=1))
+    assert out.shape == (2, 4, 5) and np.allclose(w.sum(-1), 1)
+    assert (np.triu(w[0], k=1) == 0).all() and w[1, 0, 0] == 1.0
+    one, _ = attention(Q[1], K[1], V[1])
+    assert np.array_equal(attention(Q, K, V)[0][1], one)
