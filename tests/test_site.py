@@ -760,3 +760,35 @@ def test_icon_fonts_hold_every_icon_the_site_draws():
     assert drawn and not missing, f"icons drawn but cut from the fonts: {missing}"
     solid = SITE / icons.WEBFONTS / "fa-solid-900.woff2"
     assert solid.stat().st_size < 20_000, solid.stat().st_size
+
+
+def test_a_page_loads_only_the_extension_assets_its_body_uses():
+    """workshop/site/sphinxext.py NEEDED_BY: sphinx-design's CSS and JS (no page uses
+    sphinx-design), the copy button (pages with code blocks) and myst-nb's CSS (pages
+    with notebook cells) load only where the body needs them."""
+    from workshop.site.sphinxext import NEEDED_BY
+
+    for p in _pages():
+        text = (SITE / p).read_text("utf-8")
+        head, _, body = text.partition("<body")
+        for asset, mark in NEEDED_BY.items():
+            if mark not in body:
+                assert asset not in head, f"{p} loads {asset} and has no {mark!r}"
+    for p in ("sources.html", "glossary.html"):
+        assert "copybutton.js" not in (SITE / p).read_text("utf-8")
+    chapter = (SITE / "notebooks/part1/08-attention.html").read_text("utf-8")
+    assert "copybutton.js" in chapter and "mystnb." in chapter
+
+
+def test_math_is_drawn_at_build_time_and_no_page_loads_mathjax():
+    """workshop/site/math.py: each formula is an SVG in the page, with MathML for screen
+    readers; no page fetches MathJax."""
+    with_math = 0
+    for p in _pages():
+        text = (SITE / p).read_text("utf-8")
+        assert "tex-chtml" not in text and "mathjax/" not in text, p
+        if 'class="math' in text:
+            with_math += 1
+            assert "<mjx-container" in text and "<mjx-assistive-mml" in text, p
+            assert "math-svg.css" in text, p
+    assert with_math >= 20

@@ -260,13 +260,13 @@ def test_page_weight_budgets(survey):
     """Transferred bytes on a cold load (compressed as a static host
     serves it), fonts included."""
     sizes = {p: r["bytes"] for p, r in survey.items()}
+    # Issue 28's budgets: median page at most 0.5 MB, no page over 1 MB. Measured
+    # 2026-12-02 on the test build: median 390 KB (chapters 489 KB), largest 930 KB
+    # (part 7), once math was drawn at build time (workshop/site/math.py).
     median = statistics.median(sizes.values())
-    assert median <= 1_000_000, f"median page transfers {median:.0f} bytes"
-    widget_pages = {p: s for p, s in sizes.items() if survey[p]["sliders"]}
-    heavy = {p: s for p, s in widget_pages.items() if s > 2_000_000}
-    assert not heavy, f"widget pages over 2 MB: {heavy}"
-    over = {p: s for p, s in sizes.items() if s > 3_000_000}
-    assert not over, f"pages over 3 MB: {over}"
+    assert median <= 500_000, f"median page transfers {median:.0f} bytes"
+    over = {p: s for p, s in sizes.items() if s > 1_000_000}
+    assert not over, f"pages over 1 MB: {over}"
 
 
 def test_the_table_of_contents_is_checked_everywhere_unless_it_is_one(monkeypatch):
