@@ -234,3 +234,35 @@ def test_the_helpers_write_the_word_from_the_numbers():
         trend([1])
     with pytest.raises(ValueError, match="digits"):
         under(0.5, -1)
+
+
+def test_a_bound_does_not_back_an_extreme():
+    """"at most `0.25`" states a bound (it backs "below"); "the largest" needs a line that
+    says which is the largest."""
+    nb = {
+        "cells": [
+            {"cell_type": "markdown", "source": "# T\n\n## A\n", "metadata": {}},
+            {
+                "cell_type": "code",
+                "source": "print('ok the slope is at most 0.25')\n",
+                "metadata": {},
+                "outputs": [
+                    {
+                        "output_type": "stream",
+                        "name": "stdout",
+                        "text": "ok the slope is at most 0.25\n",
+                    }
+                ],
+            },
+            {
+                "cell_type": "markdown",
+                "source": "The largest slope is `0.25`.\n",
+                "metadata": {},
+            },
+        ]
+    }
+    claims = [c for c in relation_claims(nb) if c.group == "most"]
+    assert claims, "the extreme is a claim"
+    lines = ["ok the slope is at most 0.25"]
+    assert not is_backed(lines, claims[0])
+    assert is_backed(lines + ["ok the largest slope is 0.25"], claims[0])

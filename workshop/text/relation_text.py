@@ -303,13 +303,18 @@ def _content(text: str) -> set[str]:
     return out
 
 
+_AT_BOUND = re.compile(r"\bat\s+(?:most|least)\b", re.I)
+
+
 def _backs(line: str, group: str, nums, about: set[str] | None = None) -> bool:
     """A clause of the line holds a word (or sign) of the group and one of the numbers
     (and, when `about` is given, a word of what the claim is about, where the clause
     names anything)."""
     for clause in re.split(r"[;:]\s|,\s|\s\|\s", line):
+        # "at most `0.25`" is a bound (it backs "below"), not "the most", an extreme
+        words = _AT_BOUND.sub(" ", clause) if group in EXTREME else clause
         if not (
-            _BACK_RE[group].search(clause)
+            _BACK_RE[group].search(words)
             or (group in _SIGNS and _SIGNS[group].search(clause))
         ):
             continue
