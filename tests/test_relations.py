@@ -237,7 +237,7 @@ def test_the_helpers_write_the_word_from_the_numbers():
 
 
 def test_a_bound_does_not_back_an_extreme():
-    """"at most `0.25`" states a bound (it backs "below"); "the largest" needs a line that
+    """A bound ("at most `0.25`") backs "below"; "the largest" needs a line that
     says which is the largest."""
     nb = {
         "cells": [
