@@ -292,6 +292,7 @@ def _paths(ax, coll, r, kind):
             if kind == "line":
                 lws = coll.get_linewidth()
                 m["lw"] = r(lws[i % len(lws)] if len(lws) else 1)
+                m["nh"] = 1  # a contour or a collection of lines: no value to read
             a = _alpha(c, coll)
             if a < 1:
                 m["a"] = r(a)
