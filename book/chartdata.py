@@ -73,7 +73,8 @@ def _math_to_unicode(m: str) -> str:
         def sub(match):
             body = match.group(1) if match.group(1) is not None else match.group(2)
             out = body.translate(table)
-            return out if all(c in table.values() or c in "()" for c in out) else body
+            known = {chr(v) for v in table.values()} | set("()")
+            return out if all(c in known for c in out) else body
 
         return sub
 
@@ -84,7 +85,9 @@ def _math_to_unicode(m: str) -> str:
 
 def plain_text(s: str) -> str:
     """Text as a reader reads it, on one line: mathtext as Unicode, a plain minus."""
-    s = str(s)
+    from .style import _clean  # drops the \mathdefault{} wrapper of tick labels
+
+    s = _clean(str(s))
     parts = s.split("$")
     if len(parts) % 2 == 1:  # balanced dollars: odd parts are formulas
         s = "".join(_math_to_unicode(p) if i % 2 else p for i, p in enumerate(parts))
