@@ -176,14 +176,21 @@ def test_attention_page_offline(browser, server):
     assert any("IBM Plex Sans" in f for f in loaded), loaded
 
     slider = page.locator(".book-slider").first
-    img = slider.locator("img")
-    before_src, before_alt = img.get_attribute("src"), img.get_attribute("alt")
+    svg = slider.locator("svg.book-chart-svg")
+    before_state, before_alt = (
+        slider.get_attribute("data-state"),
+        svg.get_attribute("aria-label"),
+    )
     rng = slider.locator("input[type=range]").first
     rng.focus()
     page.keyboard.press("ArrowRight")
-    after_src, after_alt = img.get_attribute("src"), img.get_attribute("alt")
-    assert after_src != before_src, "the slider did not change the figure"
+    after_state, after_alt = (
+        slider.get_attribute("data-state"),
+        svg.get_attribute("aria-label"),
+    )
+    assert after_state != before_state, "the slider did not change the figure"
     assert after_alt != before_alt, "the slider did not change the alt text"
+    assert slider.locator("img").get_attribute("alt") == after_alt
     assert slider.locator("output").first.inner_text() == "256"
     assert not outside, f"requests to other hosts: {outside}"
     assert not errors, f"console errors: {errors}"
@@ -317,10 +324,12 @@ def _slider_state(page):
     return page.evaluate("""() => [...document.querySelectorAll('.book-slider')].map(s => {
         const f = JSON.parse(s.querySelector('script[type="application/json"]').textContent);
         const ins = [...s.querySelectorAll('input[type=range]')], img = s.querySelector('img');
-        const key = ins.map(r => r.value).join(','), fr = f.frames[key];
+        const key = ins.map(r => r.value).join(','), fr = f.states[key];
         const labels = ins.every((r, i) => s.querySelector(`output[for="${r.id}"]`).textContent
                                            === f.labels[i][+r.value]);
-        return {id: s.id, key, labels, figure: img.getAttribute('src') === fr[0], alt: img.alt === fr[1]};
+        const svg = s.querySelector('svg.book-chart-svg');
+        return {id: s.id, key, labels, figure: s.dataset.state === key,
+                alt: img.alt === fr[1] && svg.getAttribute('aria-label') === fr[1]};
     })""")
 
 
