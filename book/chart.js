@@ -302,6 +302,7 @@ export function draw(box, data, alt) {
         node.setAttribute("tabindex", -1);
         const text = tipText(p, m, i, data);
         node.setAttribute("aria-label", text);
+        node.setAttribute("data-t", `${pi},${mi},${i}`);
         targets.push({ node, text, x: cxp, y: cyp, panel: pi, mark: mi, i, kind: m.k });
       };
       if (m.k === "line" || m.k === "area") {
