@@ -147,8 +147,8 @@ export function tipText(panel, m, i, data) {
   if (m.k === "bar") {
     const h = m.o === "h";
     const c = h ? m.y0 + m.h / 2 : m.x + m.w / 2;
-    const where = tickAt(h ? panel.yticks : panel.xticks, c) ??
-      named(h ? panel.ylabel : panel.xlabel, fmt(c));
+    const where = named(h ? panel.ylabel : panel.xlabel,
+      tickAt(h ? panel.yticks : panel.xticks, c) ?? fmt(c));
     const v = h ? m.w : m.h;
     return `${join([m.label, where])}: ${named(h ? panel.xlabel : panel.ylabel, fmt(v))}`;
   }
@@ -162,7 +162,7 @@ export function tipText(panel, m, i, data) {
       `${what} ${fmt(m.v[i])}`;
   }
   const x = m.x[i], y = m.y[i];
-  const where = tickAt(panel.xticks, x) ?? named(panel.xlabel, fmt(x));
+  const where = named(panel.xlabel, tickAt(panel.xticks, x) ?? fmt(x));
   return `${join([m.label, where])}: ${named(panel.ylabel, fmt(y))}`;
 }
 
@@ -507,6 +507,10 @@ function slider(root) {
     if (focused) last.svg.focus({ preventScroll: true });
   }
   inputs.forEach((inp) => inp.addEventListener("input", update));
+  // after Back the browser restores the thumbs: draw the state they show
+  window.addEventListener("pageshow", () => {
+    if (root.dataset.state !== [...inputs].map((i) => i.value).join(",")) update();
+  });
   update();
   if (typeof ResizeObserver !== "undefined") {
     let w = box.clientWidth;
