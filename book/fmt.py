@@ -10,7 +10,15 @@ import math
 import numbers
 import re
 
-__all__ = ["bound", "fixed", "matrix_markdown", "order", "table", "unsigned_zero"]
+__all__ = [
+    "bound",
+    "fixed",
+    "matrix_markdown",
+    "order",
+    "sig",
+    "table",
+    "unsigned_zero",
+]
 
 _FLOORS = {10.0**-k for k in range(1, 31)}
 _NEGATIVE_ZERO = re.compile(r"^(\s*)-(0(?:\.0*)?(?:e[-+]?\d+)?%?)(\s*)$")
@@ -109,6 +117,37 @@ def fixed(x, digits: int = 3) -> str:
     else:
         n = round(scaled)
     return unsigned_zero(f"{math.copysign(n, x) / 10**digits:.{digits}f}")
+
+
+def sig(x, digits: int = 4) -> str:
+    """`x` to `digits` significant digits, the shortest text that reads back as that
+    rounded value: ``sig(0.123456)`` is ``'0.1235'``, ``sig(1234567)`` is
+    ``'1235000'``, ``sig(2.5e-7)`` is ``'2.5e-07'``. The one formatter of chart data
+    (book/chartdata.py): what a reader hovers is this text. A tie in exact arithmetic
+    rounds away from zero on every machine, as in `fixed`.
+    """
+    x = _real("sig: x", x)
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 15:
+        raise ValueError(f"sig: digits must be an int in 1..15, got {digits!r}")
+    if math.isinf(x):
+        raise ValueError(f"sig: x is infinite ({x!r})")
+    if x == 0:
+        return "0"
+    exp = math.floor(math.log10(abs(x)))
+    if abs(x) >= 10.0 ** (exp + 1):  # log10 rounded up across a power of ten
+        exp += 1
+    decimals = digits - 1 - exp
+    scaled = abs(x) * 10.0**decimals
+    whole = math.floor(scaled)
+    if abs(scaled - whole - 0.5) <= 1e-9 * max(1.0, scaled):
+        n = whole + 1
+    else:
+        n = round(scaled)
+    value = math.copysign(n * 10.0**-decimals if decimals <= 0 else n / 10**decimals, x)
+    text = repr(float(value))
+    if text.endswith(".0"):
+        text = text[:-2]
+    return text
 
 
 def matrix_markdown(M, name: str, rows, cols, digits: int = 4) -> str:

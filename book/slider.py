@@ -5,12 +5,16 @@
 control then shows the name, the value with its unit, and the knob's range.
 
 - With a kernel (JupyterLab, Binder, Colab) it is a live ipywidgets control
-  that calls `draw` as the reader drags.
+  that calls `draw` as the reader drags; `book/chart.js`, an anywidget, draws
+  the figure's data (book.chartdata) with exact values on hover. Without
+  anywidget installed, the control shows each state's image instead.
 - When the book is built (``BOOK_WIDGETS=static``, set by the Makefile and by
-  the test suite) every frame is drawn once, ahead of time, and the output is a
-  small HTML range input that swaps precomputed PNG frames: it needs no kernel
-  and no network, and nbval sees the same output every run (the base64 frames
-  are sanitised, see ``tests/nbval-sanitize.cfg``).
+  the test suite) every state is drawn once, ahead of time, and stored as chart
+  data (JSON, every number rounded by book.fmt.sig) beside one image of the first
+  state (first paint, print, no scripts). The site's `book/chart.js` draws each
+  state as SVG as the knob moves: no kernel, no network, and nbval compares the
+  JSON as text (only the image's base64 is sanitised, see
+  ``tests/nbval-sanitize.cfg``).
 """
 
 from __future__ import annotations
@@ -31,6 +35,11 @@ MAX_FRAMES = 120
 #: Frames of one slider, in bytes of image data, before base64. A page must stay
 #: under 2 MB.
 MAX_PAYLOAD = 700_000
+#: Chart data of all of one slider's states, in bytes gzipped (issue 28's budget is a
+#: median of 8 KB and 300 KB for every slider together).
+MAX_DATA = 48_000
+#: Significant digits of a slider's chart data (book.fmt.sig), unless it says fewer.
+DIGITS = 4
 #: Device pixels per displayed pixel for slider frames. A slider carries every frame,
 #: so it is drawn at 1.5x (sharp at a glance), not the 2x of a still figure; a slider
 #: over MAX_PAYLOAD steps down through 1.25x to 1x.
@@ -182,8 +191,9 @@ def _alt_for(alt, kw) -> str:
     return _check_alt("slider", text)
 
 
-def _frame(draw, kw, density=DENSITY):
-    """One frame, drawn and checked like any figure (see `book.style.render`)."""
+def _frame(draw, kw, density=DENSITY, *, pixels=True, digits=None):
+    """One frame, drawn and checked like any figure (see `book.style.render`); with
+    `digits`, also its chart data (`book.chartdata.chart`), as (rendered, data)."""
     fig = draw(**kw)
     if not hasattr(fig, "savefig"):
         raise TypeError(
@@ -192,7 +202,12 @@ def _frame(draw, kw, density=DENSITY):
     import matplotlib.pyplot as plt
 
     try:
-        return render(fig, density=density)
+        rendered = render(fig, density=density, pixels=pixels)
+        if digits is None:
+            return rendered
+        from .chartdata import chart
+
+        return rendered, chart(fig, digits)
     finally:
         plt.close(fig)
 
@@ -205,25 +220,17 @@ def _densities(dpi):
 
 
 class _StaticSlider:
-    def __init__(self, html_text: str, alt: str):
-        self.html_text, self.alt = html_text, alt
+    """A slider as the site shows it. Its HTML holds every state's chart data as JSON,
+    which nbval compares as text (tests/nbval-sanitize.cfg strips only the image)."""
+
+    def __init__(self, html_text: str, alt: str, payload: str = ""):
+        self.html_text, self.alt, self.payload = html_text, alt, payload
 
     def _repr_html_(self):
         return self.html_text
 
     def __repr__(self):
         return f"[slider: {self.alt}]"
-
-
-_JS = """(function(){var r=document.getElementById(%(id)s);if(!r)return;
-var n=r.querySelector('.book-slider-note');if(n)n.hidden=true;
-var f=JSON.parse(r.querySelector('script[type="application/json"]').textContent);
-var ins=r.querySelectorAll('input[type=range]'),img=r.querySelector('img');
-function upd(){var k=[],i;for(i=0;i<ins.length;i++){var n=+ins[i].value;k.push(n);
-var lab=f.labels[i][n];ins[i].setAttribute('aria-valuetext',lab);
-r.querySelector('output[for="'+ins[i].id+'"]').textContent=lab;}
-var fr=f.frames[k.join(',')];img.src=fr[0];img.alt=fr[1];}
-for(var i=0;i<ins.length;i++){ins[i].addEventListener('input',upd);}})();"""
 
 
 #: Shown where the frames' script cannot run (JupyterLab strips scripts
@@ -268,58 +275,105 @@ def _control(sid, k, values, v0, named):
     )
 
 
-def _static(draw, alt, spec, first, dpi, names=None):
+def _static(draw, alt, spec, first, dpi, names=None, digits=DIGITS):
+    import gzip
     import time
 
     t0 = time.perf_counter()
     sid = f"book-slider-{next(_counter)}"
     knobs = list(spec)
-    # Frames are drawn at the house density; a slider whose frames would pass the
-    # payload budget is drawn again at a lower one (the same every run:
-    # it depends on bytes only).
+    key0 = ",".join(str(spec[k].index(first[k])) for k in knobs)
+    # Every state is carried as chart data (book/chartdata.py), which the page's
+    # book/chart.js draws; only the first state is also an image (the first paint,
+    # print, and a reader without scripts). Every state is laid out and checked.
+    states = {}
+    for idx in itertools.product(*(range(len(spec[k])) for k in knobs)):
+        kw = {k: spec[k][i] for k, i in zip(knobs, idx)}
+        key = ",".join(map(str, idx))
+        if key == key0:
+            continue
+        _, data = _frame(draw, kw, pixels=False, digits=digits)
+        states[key] = [data, _alt_for(alt, kw)]
+    kw0 = {k: first[k] for k in knobs}
     for density in _densities(dpi):
-        frames, total, size = {}, 0, None
-        for idx in itertools.product(*(range(len(spec[k])) for k in knobs)):
-            kw = {k: spec[k][i] for k, i in zip(knobs, idx)}
-            fr = _frame(draw, kw, density)
-            size = size or (fr.width, fr.height)
-            total += len(fr.data)
-            if total > MAX_PAYLOAD:
-                break
-            frames[",".join(map(str, idx))] = [fr.uri, _alt_for(alt, kw), fr.manifest]
-        else:
+        still, data = _frame(draw, kw0, density, digits=digits)
+        if len(still.data) <= MAX_PAYLOAD:
             break
     else:
         raise ValueError(
-            f"slider: frames exceed {MAX_PAYLOAD} bytes even at density {density:g}; "
-            "use fewer values"
+            f"slider: its image exceeds {MAX_PAYLOAD} bytes even at density "
+            f"{density:g}; draw less"
         )
+    states[key0] = [data, _alt_for(alt, kw0)]
+    states = {k: states[k] for k in sorted(states, key=_state_order)}
     named = names or {}
     labels = [
         [_with_unit(_label(v), named.get(k, ("", ""))[1]) for v in spec[k]]
         for k in knobs
     ]
-    key0 = ",".join(str(spec[k].index(first[k])) for k in knobs)
     controls = [
         _control(sid, k, spec[k], spec[k].index(first[k]), named.get(k)) for k in knobs
     ]
-    payload = json.dumps({"labels": labels, "frames": frames}, separators=(",", ":"))
-    src, alt0 = frames[key0][:2]
+    payload = json.dumps(
+        {"labels": labels, "states": states}, separators=(",", ":"), ensure_ascii=False
+    )
+    packed = len(gzip.compress(payload.encode(), 9, mtime=0))
+    if packed > MAX_DATA:
+        raise ValueError(
+            f"slider: its states' data is {packed} bytes gzipped, over {MAX_DATA}; use "
+            "fewer knob values or fewer digits"
+        )
+    payload = payload.replace("</", "<\\/")  # no "</script>" inside the script
+    alt0 = states[key0][1]
     text = (
         f'<div class="book-slider" id="{sid}">'
         f'<div class="book-slider-controls">{"".join(controls)}</div>'
-        f'<img src="{src}" width="{size[0]}" height="{size[1]}" '
+        f'<img src="{still.uri}" width="{still.width}" height="{still.height}" '
         f'alt="{html.escape(alt0, quote=True)}" style="max-width:100%;height:auto">'
         f'<p class="book-slider-note" style="font-size:smaller;margin:0">{_NOTE}</p>'
-        f'<script type="application/json">{payload}</script>'
-        f"<script>{_JS % {'id': json.dumps(sid)}}</script></div>"
+        f'<script type="application/json">{payload}</script></div>'
     )
-    _bench_log(alt0, len(frames), total, time.perf_counter() - t0)
-    return _StaticSlider(text, alt0)
+    _bench_log(alt0, len(states), len(still.data) + packed, time.perf_counter() - t0)
+    return _StaticSlider(text, alt0, payload)
 
 
-def _live(draw, alt, spec, first, dpi, names=None):
-    """The controls and an HTML widget that holds the current frame.
+def _state_order(key: str):
+    return tuple(int(i) for i in key.split(","))
+
+
+def _chart_widget_class():
+    """The anywidget that draws chart data with book/chart.js, or None where anywidget
+    is not installed."""
+    global _CHART_WIDGET
+    if _CHART_WIDGET is not None:
+        return _CHART_WIDGET or None
+    try:
+        import anywidget
+        import traitlets
+    except ImportError:
+        _CHART_WIDGET = False
+        return None
+    from pathlib import Path
+
+    class ChartWidget(anywidget.AnyWidget):
+        """One chart (book.chartdata) drawn by book/chart.js; `chart` changes as a
+        knob moves, and the module redraws."""
+
+        _esm = (Path(__file__).with_name("chart.js")).read_text(encoding="utf-8")
+        chart = traitlets.Dict().tag(sync=True)
+        alt = traitlets.Unicode("").tag(sync=True)
+        error = traitlets.Unicode("").tag(sync=True)
+
+    _CHART_WIDGET = ChartWidget
+    return ChartWidget
+
+
+_CHART_WIDGET = None
+
+
+def _live(draw, alt, spec, first, dpi, names=None, digits=DIGITS):
+    """The controls and a widget that draws the current state: book/chart.js's
+    anywidget where anywidget is installed, else an HTML widget holding its image.
 
     Each move redraws the frame and sets the widget's value. No Output widget: an
     nbclient-based runner (jupyter nbconvert --execute, papermill, the book's own path
@@ -349,27 +403,64 @@ def _live(draw, alt, spec, first, dpi, names=None):
         for k, vals in spec.items()
     }
 
-    def frame_html(kw):
-        return figure_html(_frame(draw, kw, _densities(dpi)[0]), _alt_for(alt, kw))
+    chart_widget = _chart_widget_class()
+    if chart_widget is not None:
+        # anywidget: book/chart.js draws the state's data, the same module as the site
+        def frame(kw):
+            _, data = _frame(draw, kw, pixels=False, digits=digits)
+            return {"chart": data, "alt": _alt_for(alt, kw)}
 
-    picture = w.HTML(frame_html(first))  # a bad first frame raises in the cell
+        picture = chart_widget(**frame(first))  # a bad first frame raises in the cell
+
+        def show(kw):
+            state = frame(kw)
+            with picture.hold_sync():
+                picture.alt, picture.chart, picture.error = (
+                    state["alt"],
+                    state["chart"],
+                    "",
+                )
+
+        def fail(message):
+            picture.error = message
+    else:
+        # no anywidget (a download with only numpy, matplotlib and ipywidgets): the
+        # state's picture in an HTML widget
+        def frame_html(kw):
+            return figure_html(_frame(draw, kw, _densities(dpi)[0]), _alt_for(alt, kw))
+
+        picture = w.HTML(frame_html(first))
+
+        def show(kw):
+            picture.value = frame_html(kw)
+
+        def fail(message):
+            picture.value = (
+                f'<pre class="book-slider-error">{html.escape(message)}</pre>'
+            )
 
     def redraw(_change):
         kw = {k: c.value for k, c in controls.items()}
         try:
-            picture.value = frame_html(kw)
+            show(kw)
         except Exception as e:  # a widget callback's error reaches no cell: show it
-            picture.value = (
-                '<pre class="book-slider-error">'
-                f"{html.escape(f'{type(e).__name__}: {e}')}</pre>"
-            )
+            fail(f"{type(e).__name__}: {e}")
 
     for c in controls.values():
         c.observe(redraw, names="value")
     return w.VBox([w.HBox(list(controls.values())), picture])
 
 
-def slider(draw, alt, *, start=None, dpi: int | None = None, names=None, **knobs):
+def slider(
+    draw,
+    alt,
+    *,
+    start=None,
+    dpi: int | None = None,
+    names=None,
+    digits: int = DIGITS,
+    **knobs,
+):
     """A slider over the knobs' values that redraws `draw(**knobs)`.
 
     `alt` is the alt text, a format string over the knobs (``"... at d={d}"``) or
@@ -377,6 +468,8 @@ def slider(draw, alt, *, start=None, dpi: int | None = None, names=None, **knobs
     `names` gives knobs a reader's name, or a (name, unit) pair:
     ``names={"lr": "learning rate η", "t": ("time", "s")}``. A named knob's control
     shows the name, its range ("0.001 to 1 s") and the value with its unit.
+    `digits` is how many significant digits the chart data keeps (book.fmt.sig): the
+    site draws each state from that data, and shows those digits on hover.
     """
     spec, first = _validate(draw, alt, knobs, start)
     named = _validate_names(names, spec)
@@ -384,6 +477,8 @@ def slider(draw, alt, *, start=None, dpi: int | None = None, names=None, **knobs
         isinstance(dpi, bool) or not isinstance(dpi, int) or not 30 <= dpi <= 150
     ):
         raise ValueError(f"slider: dpi must be an int in 30..150, got {dpi!r}")
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 6:
+        raise ValueError(f"slider: digits must be an int in 1..6, got {digits!r}")
     if widget_mode() == "static":
-        return _static(draw, alt, spec, first, dpi, named)
-    return _live(draw, alt, spec, first, dpi, named)
+        return _static(draw, alt, spec, first, dpi, named, digits)
+    return _live(draw, alt, spec, first, dpi, named, digits)

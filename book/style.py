@@ -617,9 +617,13 @@ def _encode(img, fmt: str) -> tuple[bytes, str]:
 DRAW_PIXELS = True
 
 
-def render(fig, *, density: float = DENSITY, fmt: str | None = None) -> Rendered:
+def render(
+    fig, *, density: float = DENSITY, fmt: str | None = None, pixels: bool = True
+) -> Rendered:
     """Lay out `fig`, wrap its titles to fit, refuse text that leaves the canvas or is
-    too small to read, and draw it at `density` device pixels per displayed pixel."""
+    too small to read, and draw it at `density` device pixels per displayed pixel.
+    `pixels=False` lays out and checks but draws no pixel (a slider state that is
+    carried as chart data, not as an image)."""
     from PIL import Image
 
     problems = _problems(fig)
@@ -633,7 +637,7 @@ def render(fig, *, density: float = DENSITY, fmt: str | None = None) -> Rendered
     canvas = fig.canvas
     # With DRAW_PIXELS off (nbval's kernels) the layout is computed, text measured and
     # checked, but no pixel is drawn: nbval compares the alt text and the manifest.
-    skip = not DRAW_PIXELS
+    skip = not (DRAW_PIXELS and pixels)
     for _ in range(3):
         if skip:
             fig.draw_without_rendering()

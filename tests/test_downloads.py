@@ -165,6 +165,9 @@ def test_a_download_carries_only_the_readers_package():
     import zipfile
 
     names = set(zipfile.ZipFile(io.BytesIO(d.package_zip())).namelist())
+    # the live slider's drawing module travels with the slider (COMPANIONS)
+    assert "book/chart.js" in names
+    names.discard("book/chart.js")
     carried = {n.removeprefix("book/").removesuffix(".py") for n in names}
     assert all(n.startswith("book/") and n.count("/") == 1 for n in names), names
     needed = set()

@@ -9,6 +9,7 @@ the network off would see.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from html.parser import HTMLParser
@@ -176,14 +177,21 @@ def test_attention_page_offline(browser, server):
     assert any("IBM Plex Sans" in f for f in loaded), loaded
 
     slider = page.locator(".book-slider").first
-    img = slider.locator("img")
-    before_src, before_alt = img.get_attribute("src"), img.get_attribute("alt")
+    svg = slider.locator("svg.book-chart-svg")
+    before_state, before_alt = (
+        slider.get_attribute("data-state"),
+        svg.get_attribute("aria-label"),
+    )
     rng = slider.locator("input[type=range]").first
     rng.focus()
     page.keyboard.press("ArrowRight")
-    after_src, after_alt = img.get_attribute("src"), img.get_attribute("alt")
-    assert after_src != before_src, "the slider did not change the figure"
+    after_state, after_alt = (
+        slider.get_attribute("data-state"),
+        svg.get_attribute("aria-label"),
+    )
+    assert after_state != before_state, "the slider did not change the figure"
     assert after_alt != before_alt, "the slider did not change the alt text"
+    assert slider.locator("img").get_attribute("alt") == after_alt
     assert slider.locator("output").first.inner_text() == "256"
     assert not outside, f"requests to other hosts: {outside}"
     assert not errors, f"console errors: {errors}"
@@ -317,10 +325,12 @@ def _slider_state(page):
     return page.evaluate("""() => [...document.querySelectorAll('.book-slider')].map(s => {
         const f = JSON.parse(s.querySelector('script[type="application/json"]').textContent);
         const ins = [...s.querySelectorAll('input[type=range]')], img = s.querySelector('img');
-        const key = ins.map(r => r.value).join(','), fr = f.frames[key];
+        const key = ins.map(r => r.value).join(','), fr = f.states[key];
         const labels = ins.every((r, i) => s.querySelector(`output[for="${r.id}"]`).textContent
                                            === f.labels[i][+r.value]);
-        return {id: s.id, key, labels, figure: img.getAttribute('src') === fr[0], alt: img.alt === fr[1]};
+        const svg = s.querySelector('svg.book-chart-svg');
+        return {id: s.id, key, labels, figure: s.dataset.state === key,
+                alt: img.alt === fr[1] && svg.getAttribute('aria-label') === fr[1]};
     })""")
 
 
@@ -792,3 +802,146 @@ def test_math_is_drawn_at_build_time_and_no_page_loads_mathjax():
             assert "<mjx-container" in text and "<mjx-assistive-mml" in text, p
             assert "math-svg.css" in text, p
     assert with_math >= 20
+
+
+# Sliders drawn from data (issue 28) ---------------------------------------------------
+_DRAWN = """(s) => {
+    const svg = s.querySelector('svg.book-chart-svg');
+    const panels = [...svg.querySelectorAll('g.bk-panel')].map(g => ({
+        marks: [...g.querySelectorAll('[data-mark]')].map(e => [e.classList[0],
+                                                                +e.dataset.mark]),
+        bars: [...g.querySelectorAll('rect.bk-bar')].map(e => [+e.dataset.mark,
+            +e.getAttribute('height'), +e.getAttribute('width')]),
+        cells: [...g.querySelectorAll('g.bk-cells rect')].length,
+    }));
+    return {state: s.dataset.state, alt: svg.getAttribute('aria-label'), panels,
+            targets: svg.querySelectorAll('.bk-t').length};
+}"""
+
+_KIND = {"line": "bk-line", "bar": "bk-bar", "cells": "bk-cells", "area": "bk-area"}
+
+
+def _value_text(v) -> str:
+    """A JSON number as book.fmt.sig wrote it (and chart.js's fmt shows it)."""
+    if v is None:
+        return "none"
+    t = repr(float(v))
+    return t[:-2] if t.endswith(".0") else t
+
+
+def _expected_value(mark, i):
+    if mark["k"] == "bar":
+        return mark["w"] if mark.get("o") == "h" else mark["h"]
+    if mark["k"] == "cells":
+        return mark["v"][i]
+    return mark["y"][i]
+
+
+def _check_state(page, slider, data, alt, where):
+    """The drawn marks match the data (count, order, extent), and hover and keyboard
+    focus show each mark's exact value and name."""
+    drawn = slider.evaluate(_DRAWN)
+    assert drawn["alt"] == alt, where
+    assert len(drawn["panels"]) == len(data["axes"]), where
+    n_targets = 0
+    for p, (panel, got) in enumerate(zip(data["axes"], drawn["panels"])):
+        want = [
+            (_KIND[m["k"]], i) for i, m in enumerate(panel["marks"]) if m["k"] in _KIND
+        ]
+        assert [(c, i) for c, i in got["marks"]] == want, (where, p)
+        cells = sum(m["rows"] * m["cols"] for m in panel["marks"] if m["k"] == "cells")
+        assert got["cells"] == cells, (where, p)
+        # bars: drawn heights in proportion to the data, on a linear value axis
+        bars = [(panel["marks"][i], h, w) for i, h, w in got["bars"]]
+        vertical = [(m["h"], h) for m, h, _ in bars if m.get("o") != "h" and m["h"]]
+        if vertical and panel.get("yscale") != "log":
+            tall = max(vertical, key=lambda vh: abs(vh[0]))
+            k = tall[1] / abs(tall[0])
+            for v, h in vertical:
+                assert abs(h - abs(v) * k) <= 1.5 + 0.02 * h, (where, p, v, h)
+        for m in panel["marks"]:
+            if m["k"] == "bar":
+                n_targets += 1
+            elif m["k"] == "cells":
+                n_targets += sum(v is not None for v in m["v"])
+            elif m["k"] in ("line", "points") and not m.get("nh"):
+                n_targets += sum(
+                    x is not None and y is not None for x, y in zip(m["x"], m["y"])
+                )
+    assert drawn["targets"] <= n_targets, where
+    assert drawn["targets"] > 0, f"{where}: nothing to hover"
+    # keyboard: focus the chart, step through a few marks; hover: the first bar or cell
+    svg = slider.locator("svg.book-chart-svg")
+    svg.focus()
+    tip = slider.locator(".book-chart-tip")
+    for step in range(3):
+        if step:
+            page.keyboard.press("ArrowRight")
+        focused = page.evaluate(
+            "() => [document.activeElement.dataset.t,"
+            " document.activeElement.getAttribute('aria-label')]"
+        )
+        assert focused[0], f"{where}: no mark has the focus"
+        p, m, i = (int(x) for x in focused[0].split(","))
+        mark = data["axes"][p]["marks"][m]
+        text = tip.inner_text()
+        assert text == focused[1], (where, text, focused)
+        assert _value_text(_expected_value(mark, i)) in text, (where, text, mark["k"])
+        if mark.get("label"):
+            assert mark["label"] in text, (where, text)
+        live = slider.locator(".book-chart-live").inner_text()
+        assert live == text, where
+    # the pointer on the largest bar or cell: its own name and value
+    spot = slider.evaluate("""(s) => {
+        const rs = [...s.querySelectorAll('rect.bk-t')].map(e => [e,
+            e.getBoundingClientRect()]).filter(([, b]) => b.width > 2 && b.height > 2);
+        if (!rs.length) return null;
+        rs.sort((a, b) => b[1].width * b[1].height - a[1].width * a[1].height);
+        const [, b] = rs[0], x = b.x + b.width / 2, y = b.y + b.height / 2;
+        const top = document.elementFromPoint(x, y);  // a line's point may lie on it
+        return top && top.classList.contains('bk-t')
+            ? [x, y, top.getAttribute('aria-label')] : null;
+    }""")
+    if spot:
+        page.mouse.move(spot[0], spot[1])
+        assert tip.is_visible() and tip.inner_text() == spot[2], (where, spot)
+
+
+def test_every_slider_is_drawn_from_its_data_and_answers_hover(browser, server):
+    """For every slider on the site: each knob moved to each end, the chart drawn from
+    that state's stored data (marks in count, order and extent), and the tooltip of a
+    focused or hovered mark shows the value the data holds."""
+    pages = [p for p in _pages() if 'class="book-slider"' in (SITE / p).read_text()]
+    assert pages, "no slider on the site"
+    seen = 0
+    for path in pages:
+        page, outside, errors = open_offline(browser, server, path, wait="load")
+        page.wait_for_function(
+            "[...document.querySelectorAll('.book-slider')]"
+            ".every(s => s.querySelector('svg.book-chart-svg'))"
+        )
+        for k in range(page.locator(".book-slider").count()):
+            slider = page.locator(".book-slider").nth(k)
+            slider.scroll_into_view_if_needed()
+            f = json.loads(
+                slider.locator('script[type="application/json"]').evaluate(
+                    "e => e.textContent"
+                )
+            )
+            ranges = slider.locator("input[type=range]")
+            for r in range(ranges.count()):
+                rng = ranges.nth(r)
+                top = int(rng.get_attribute("max"))
+                for v in sorted({0, top, int(rng.input_value())}):
+                    rng.evaluate(
+                        "(e, v) => { e.value = v;"
+                        " e.dispatchEvent(new Event('input')); }",
+                        v,
+                    )
+                    key = slider.get_attribute("data-state")
+                    data, alt = f["states"][key]
+                    _check_state(page, slider, data, alt, f"{path} slider {k} {key}")
+            seen += 1
+        assert not outside and not errors, (path, outside, errors)
+        page.close()
+    assert seen >= 34, f"{seen} sliders checked"

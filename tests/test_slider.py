@@ -20,10 +20,13 @@ def test_static_slider_html(draw, monkeypatch):
         re.search(r'<script type="application/json">(.*?)</script>', html).group(1)
     )
     assert payload["labels"] == [["1", "2", "3"]]
-    assert set(payload["frames"]) == {"0", "1", "2"}
-    assert payload["frames"]["2"][1] == "Line with slope 3 drawn on unit axes."
-    assert payload["frames"]["2"][2].startswith("figure title: Slope 3")
-    assert payload["frames"]["2"][0].startswith("data:image/webp;base64,")
+    assert list(payload["states"]) == ["0", "1", "2"]
+    data, alt = payload["states"]["2"]
+    assert alt == "Line with slope 3 drawn on unit axes."
+    assert data["title"] == "Slope 3" and data["axes"][0]["marks"][0]["k"] == "line"
+    # one image, of the first state, for the first paint, print and no scripts
+    assert html.count("data:image/webp;base64,") == 1
+    assert "<script>" not in html  # the page's book/chart.js draws; no inline script
     assert 'width="720" height="380"' in html
     assert 'alt="Line with slope 2 drawn on unit axes."' in html
 
@@ -42,7 +45,38 @@ def test_static_slider_two_knobs_and_start(draw, monkeypatch):
             r'<script type="application/json">(.*?)</script>', s._repr_html_()
         ).group(1)
     )
-    assert len(payload["frames"]) == 6 and "1,0" in payload["frames"]
+    assert len(payload["states"]) == 6 and "1,0" in payload["states"]
+    assert payload["states"]["1,0"][1] == "Product of 2 and 0.5, drawn as a line."
+
+
+def test_static_slider_data_is_rounded_and_within_budget(make_fig, monkeypatch):
+    """Every number in the stored data has at most `digits` significant digits."""
+    import numpy as np
+
+    monkeypatch.setenv("BOOK_WIDGETS", "static")
+
+    def draw(a):
+        fig = make_fig(title=f"Root of {a}")
+        fig.axes[0].plot([0, 1, 2], [0, np.sqrt(a), 2 * np.sqrt(a)], label="root")
+        return fig
+
+    s = slider(draw, "A line rising by the root of {a}.", a=[2, 3], digits=3)
+    payload = json.loads(
+        re.search(
+            r'<script type="application/json">(.*?)</script>', s._repr_html_()
+        ).group(1)
+    )
+    line = payload["states"]["0"][0]["axes"][0]["marks"][-1]
+    assert line["y"] == [0, 1.41, 2.83] and line["label"] == "root"
+    with pytest.raises(ValueError, match="digits"):
+        slider(draw, "A line rising by the root of {a}.", a=[2, 3], digits=0)
+
+
+def test_static_slider_data_budget(draw, monkeypatch):
+    monkeypatch.setattr(book.slider_module, "MAX_DATA", 10)
+    monkeypatch.setenv("BOOK_WIDGETS", "static")
+    with pytest.raises(ValueError, match="gzipped, over 10"):
+        slider(draw, "Line with slope {a} drawn on unit axes.", a=[1, 2, 3])
 
 
 def test_slider_live_mode_builds_widgets(draw, monkeypatch):
@@ -60,7 +94,35 @@ def _widgets(w):
         yield from _widgets(child)
 
 
-def test_live_slider_redraws_without_an_output_widget(draw):
+@pytest.fixture
+def no_anywidget(monkeypatch):
+    """A reader's environment without anywidget: the live slider shows images."""
+    monkeypatch.setattr(book.slider_module, "_CHART_WIDGET", False)
+
+
+def test_live_slider_redraws_chart_data_with_anywidget(draw):
+    """With anywidget, the picture is book/chart.js's widget and a knob sends the
+    state's chart data; no Output widget anywhere."""
+    pytest.importorskip("anywidget")
+    import ipywidgets
+
+    w = book.slider_module._live(
+        draw, "Line with slope {a} drawn.", {"a": [1, 2]}, {"a": 1}, 72
+    )
+    assert not any(isinstance(x, ipywidgets.Output) for x in _widgets(w))
+    knob, picture = w.children[0].children[0], w.children[1]
+    assert type(picture).__name__ == "ChartWidget"
+    assert "export function render" in picture._esm
+    assert picture.alt == "Line with slope 1 drawn." and picture.chart["title"] == (
+        "Slope 1"
+    )
+    knob.value = 2
+    assert picture.alt == "Line with slope 2 drawn." and picture.chart["title"] == (
+        "Slope 2"
+    )
+
+
+def test_live_slider_redraws_without_an_output_widget(draw, no_anywidget):
     """Moving the knob sets the picture's HTML; no Output widget anywhere, because
     nbclient-based runners stall on one (jupyter/nbclient#312)."""
     import ipywidgets
@@ -75,7 +137,22 @@ def test_live_slider_redraws_without_an_output_widget(draw):
     assert 'alt="Line with slope 2 drawn."' in picture.value
 
 
-def test_live_slider_shows_a_redraw_error_in_the_picture(draw):
+def test_live_chart_shows_a_redraw_error(draw):
+    pytest.importorskip("anywidget")
+
+    def failing(a):
+        if a == 2:
+            raise ValueError(f"a must not be 2, got {a!r}")
+        return draw(a)
+
+    w = book.slider_module._live(
+        failing, "Line with slope {a} drawn.", {"a": [1, 2]}, {"a": 1}, 72
+    )
+    w.children[0].children[0].value = 2
+    assert w.children[1].error == "ValueError: a must not be 2, got 2"
+
+
+def test_live_slider_shows_a_redraw_error_in_the_picture(draw, no_anywidget):
     def failing(a):
         if a == 2:
             raise ValueError(f"a must not be 2, got {a!r}")

@@ -212,6 +212,7 @@ BOOK_JS = """\
     var data = r.querySelector('script[type="application/json"]'), img = r.querySelector('img');
     if (!data || !img) return;
     var f = r.bookFrames || (r.bookFrames = JSON.parse(data.textContent));
+    if (!f.frames) return;  // a slider drawn from data: book/chart.js keeps it in step
     var ins = r.querySelectorAll('input[type=range]'), key = [];
     for (var i = 0; i < ins.length; i++) {
       var n = +ins[i].value, lab = f.labels[i][n], out = r.querySelector('output[for="' + ins[i].id + '"]');

@@ -137,13 +137,20 @@ def reader_modules(root: Path = ROOT, package: Path = PACKAGE) -> list[str]:
     return sorted(seen)
 
 
+#: Files a carried module reads beside itself: the slider's live widget draws with
+#: book/chart.js (the module the site loads), so a download carries it too.
+COMPANIONS = {"slider": ("chart.js",)}
+
+
 def package_zip(package: Path = PACKAGE, modules: list[str] | None = None) -> bytes:
-    """The reader's modules of book/ (reader_modules) as a zip, byte-identical for
-    identical sources."""
+    """The reader's modules of book/ (reader_modules) and their companion files
+    (COMPANIONS) as a zip, byte-identical for identical sources."""
     names = reader_modules(package=package) if modules is None else modules
+    files = [Path(package) / f"{n}.py" for n in sorted(names)]
+    files += [Path(package) / c for n in sorted(names) for c in COMPANIONS.get(n, ())]
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        for f in [Path(package) / f"{n}.py" for n in sorted(names)]:
+        for f in files:
             info = zipfile.ZipInfo(f"book/{f.name}", date_time=(2000, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             z.writestr(info, f.read_bytes())

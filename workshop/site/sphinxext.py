@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import importlib.util
 import json
 import re
 from pathlib import Path
@@ -476,6 +477,7 @@ NEEDED_BY = {
     "copybutton.js": 'class="highlight',
     "clipboard.min.js": 'class="highlight',
     "mystnb.": 'class="cell',  # notebook cells and their outputs
+    "chart.js": 'class="book-slider"',  # draws a slider's states (book/chart.js)
 }
 
 
@@ -652,6 +654,7 @@ def _postprocess(app, exception):
         return
     out = Path(app.outdir)
     _sync_static(app, out)
+    _copy_chart_js(out)
     _copy_pdf(app, out)
     written = [
         Path(app.builder.get_outfilename(p)) for p in getattr(app, "_book_written", ())
@@ -679,6 +682,22 @@ def _postprocess(app, exception):
     downloads.rewrite_sources(
         out, Path(app.srcdir)
     )  # the download button's copies run alone
+
+
+#: The one module that draws chart data, on the site and live (book/slider.py).
+#: (found without importing book, which would load matplotlib into the build)
+CHART_JS = Path(importlib.util.find_spec("book").origin).with_name("chart.js")
+
+
+def _copy_chart_js(out: Path) -> None:
+    """Serve book/chart.js from _static/ (self-hosted; a page with a slider loads it
+    as a module, see setup and NEEDED_BY)."""
+    import shutil
+
+    dst = out / "_static" / "chart.js"
+    if not dst.exists() or dst.read_bytes() != CHART_JS.read_bytes():
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(CHART_JS, dst)
 
 
 def _sync_static(app, out: Path) -> None:
@@ -850,6 +869,8 @@ def setup(app):
     # The theme leaves the colour mode empty on a first visit and logs a
     # console error; start light.
     app.add_js_file(None, body=_MODE_FIX, priority=1)
+    # the sliders' chart module; a page without a slider drops it (NEEDED_BY)
+    app.add_js_file("chart.js", type="module", **{"data-book-chart": "boot"})
     app.connect("html-page-context", _offline_scripts, priority=900)
     app.connect("source-read", _source_read)
     app.connect("env-get-outdated", _outdated_generated)

@@ -1,0 +1,548 @@
+// book/chart.js: draws the chart data of book/chartdata.py as SVG, with exact values
+// on hover, tap and keyboard focus. No third-party code; colours come from the data,
+// fonts from the page, axes and text in currentColor (readable in dark mode).
+//
+//   render({model, el})  anywidget's contract (a live slider in JupyterLab, Colab)
+//   boot(root)           the static site: every .book-slider with stored states
+//   draw(el, data, alt)  one chart into el; returns {el, svg, targets}
+//
+// A value is shown as the JSON holds it: Python's book.fmt.sig rounded it, and fmt()
+// below writes a number as Python's repr writes the same float, so the text a reader
+// hovers is the book's formatter's text.
+
+const NS = "http://www.w3.org/2000/svg";
+const PT = 100 / 72; // CSS px per point (the figures are laid out at 100 px to the inch)
+
+const STYLE = `
+.book-chart{position:relative;max-width:100%;margin:.25em 0 .5em}
+.book-chart-title{font-weight:700;font-size:.95em;line-height:1.3;margin:0 0 .2em}
+.book-chart-key{display:flex;flex-wrap:wrap;gap:.15em 1em;font-size:.8em;margin:0 0 .2em;
+  align-items:center}
+.book-chart-key span{display:inline-flex;align-items:center;gap:.35em}
+.book-chart-key svg{overflow:visible}
+.book-chart-bar{display:inline-flex;flex-direction:column;min-width:10em}
+.book-chart-grad{height:.7em;border:1px solid currentColor;border-color:rgba(127,127,127,.5)}
+.book-chart-ends{display:flex;justify-content:space-between;font-size:.9em}
+.book-chart svg.book-chart-svg{display:block;width:100%;height:auto;overflow:visible}
+.book-chart svg text{fill:currentColor}
+.book-chart .bk-t{outline:none}
+.book-chart svg:focus{outline:none}
+.book-chart svg:focus-visible .bk-hi{stroke-width:2.5}
+.book-chart-tip{position:absolute;pointer-events:none;z-index:5;font-size:.8em;
+  line-height:1.3;padding:.25em .5em;border-radius:3px;max-width:22em;
+  background:var(--pst-color-background,#fff);color:var(--pst-color-text-base,#222);
+  border:1px solid rgba(127,127,127,.6);box-shadow:0 1px 4px rgba(0,0,0,.25)}
+.book-chart-live{position:absolute;width:1px;height:1px;overflow:hidden;
+  clip:rect(0 0 0 0);white-space:nowrap}
+@media print{.book-chart{display:none!important}
+  .book-slider img.book-slider-still{display:block!important}}
+`;
+
+function style(doc) {
+  if (doc.getElementById("book-chart-style")) return;
+  const s = doc.createElement("style");
+  s.id = "book-chart-style";
+  s.textContent = STYLE;
+  (doc.head || doc.documentElement).appendChild(s);
+}
+
+/** A number as Python's repr writes the same float (book.fmt.sig's text). */
+export function fmt(v) {
+  if (v === null || v === undefined) return "none";
+  if (typeof v !== "number") return String(v);
+  if (v === 0) return "0";
+  const a = Math.abs(v);
+  if (a < 1e-4 || a >= 1e16) {
+    const [m, e] = v.toExponential().split("e");
+    const n = Math.abs(+e);
+    return `${m}e${+e < 0 ? "-" : "+"}${n < 10 ? "0" : ""}${n}`;
+  }
+  return String(v);
+}
+
+function el(tag, attrs, parent) {
+  const e = document.createElementNS(NS, tag);
+  for (const k in attrs || {}) if (attrs[k] !== undefined) e.setAttribute(k, attrs[k]);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function html(tag, cls, parent, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+// Black in the data is the page's text colour, so it stays readable in dark mode.
+function paint(c) {
+  return !c || c === "#000000" ? "currentColor" : c;
+}
+
+function scale(lim, log, a, b) {
+  let [lo, hi] = lim;
+  if (log) {
+    lo = Math.log10(lo);
+    hi = Math.log10(hi);
+  }
+  const k = (b - a) / (hi - lo || 1);
+  return (v) => {
+    if (v === null || v === undefined) return NaN;
+    const t = log ? (v > 0 ? Math.log10(v) : -Infinity) : v;
+    return a + (t - lo) * k;
+  };
+}
+
+const DASH = { "--": "5 3", ":": "1.5 2.5", "-.": "6 2.5 1.5 2.5" };
+
+let measurer = null;
+function textWidth(svg, s, size, bold) {
+  try {
+    if (!measurer || measurer.ownerSVGElement !== svg) {
+      measurer = el("text", { x: -9999, y: -9999, "aria-hidden": "true" }, svg);
+    }
+    measurer.setAttribute("font-size", size);
+    measurer.setAttribute("font-weight", bold ? "700" : "400");
+    measurer.textContent = s;
+    const w = measurer.getComputedTextLength();
+    if (w > 0) return w;
+  } catch (e) {
+    /* not in a rendered document: estimate below */
+  }
+  return s.length * size * 0.56;
+}
+
+function wrapWords(svg, s, size, width, bold) {
+  const words = String(s).split(" ");
+  const lines = [];
+  let line = "";
+  for (const w of words) {
+    const next = line ? `${line} ${w}` : w;
+    if (line && textWidth(svg, next, size, bold) > width) {
+      lines.push(line);
+      line = w;
+    } else line = next;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+function tickAt(ticks, v) {
+  if (!ticks) return null;
+  for (const [p, t] of ticks) if (Math.abs(p - v) <= 1e-9 * Math.max(1, Math.abs(v))) return t;
+  return null;
+}
+
+function join(parts) {
+  return parts.filter((p) => p !== null && p !== undefined && p !== "").join(", ");
+}
+
+function named(label, value) {
+  return label ? `${label} ${value}` : value;
+}
+
+/** The name and value a reader is told for target `i` of a mark (book's wording). */
+export function tipText(panel, m, i, data) {
+  if (m.k === "bar") {
+    const h = m.o === "h";
+    const c = h ? m.y0 + m.h / 2 : m.x + m.w / 2;
+    const where = named(h ? panel.ylabel : panel.xlabel,
+      tickAt(h ? panel.yticks : panel.xticks, c) ?? fmt(c));
+    const v = h ? m.w : m.h;
+    return `${join([m.label, where])}: ${named(h ? panel.xlabel : panel.ylabel, fmt(v))}`;
+  }
+  if (m.k === "cells") {
+    const r = Math.floor(i / m.cols), c = i % m.cols;
+    const [xc, yc] = cellCentre(m, r, c);
+    const row = tickAt(panel.yticks, yc) ?? fmt(yc);
+    const col = tickAt(panel.xticks, xc) ?? fmt(xc);
+    const what = (data.bars && data.bars.length === 1 && data.bars[0].label) || "value";
+    return `${join([m.label, named(panel.ylabel, row), named(panel.xlabel, col)])}: ` +
+      `${what} ${fmt(m.v[i])}`;
+  }
+  const x = m.x[i], y = m.y[i];
+  const where = named(panel.xlabel, tickAt(panel.xticks, x) ?? fmt(x));
+  return `${join([m.label, where])}: ${named(panel.ylabel, fmt(y))}`;
+}
+
+function cellCentre(m, r, c) {
+  if (m.xe) return [(m.xe[c] + m.xe[c + 1]) / 2, (m.ye[r] + m.ye[r + 1]) / 2];
+  const [l, rt, b, t] = m.extent;
+  const dx = (rt - l) / m.cols;
+  const top = m.origin === "lower" ? b : t, dy = ((m.origin === "lower" ? t : b) - top) / m.rows;
+  return [l + (c + 0.5) * dx, top + (r + 0.5) * dy];
+}
+
+function cellBox(m, r, c, X, Y) {
+  let x0, x1, y0, y1;
+  if (m.xe) {
+    [x0, x1, y0, y1] = [m.xe[c], m.xe[c + 1], m.ye[r], m.ye[r + 1]];
+  } else {
+    const [l, rt, b, t] = m.extent;
+    const dx = (rt - l) / m.cols;
+    const top = m.origin === "lower" ? b : t, dy = ((m.origin === "lower" ? t : b) - top) / m.rows;
+    [x0, x1, y0, y1] = [l + c * dx, l + (c + 1) * dx, top + r * dy, top + (r + 1) * dy];
+  }
+  const a = X(x0), b2 = X(x1), p = Y(y0), q = Y(y1);
+  return [Math.min(a, b2), Math.min(p, q), Math.abs(b2 - a), Math.abs(q - p)];
+}
+
+function key(data, box) {
+  const bits = data.key || [];
+  const bars = data.bars || [];
+  if (!bits.length && !bars.length) return;
+  const k = html("div", "book-chart-key", box);
+  for (const [label, c, kind] of bits) {
+    const s = html("span", "", k);
+    const sw = el("svg", { width: 18, height: 10, "aria-hidden": "true" });
+    if (kind === "box") el("rect", { x: 2, y: 0, width: 14, height: 10, fill: paint(c) }, sw);
+    else if (kind === "point") el("circle", { cx: 9, cy: 5, r: 3.5, fill: paint(c) }, sw);
+    else {
+      el("line", {
+        x1: 0, y1: 5, x2: 18, y2: 5, stroke: paint(c), "stroke-width": 2,
+        "stroke-dasharray": kind === "dash" ? DASH["--"] : kind === "dot" ? "2 2" : undefined,
+      }, sw);
+    }
+    s.appendChild(sw);
+    html("span", "", s, label);
+  }
+  for (const b of bars) {
+    const s = html("span", "book-chart-bar", k);
+    if (b.label) html("span", "", s, b.label);
+    const g = html("span", "book-chart-grad", s);
+    g.style.background = `linear-gradient(to right, ${b.stops.join(",")})`;
+    const ends = html("span", "book-chart-ends", s);
+    html("span", "", ends, fmt(b.lo));
+    html("span", "", ends, fmt(b.hi));
+  }
+}
+
+/** Draw `data` into `box` (emptied first); returns the targets, in reading order. */
+export function draw(box, data, alt) {
+  style(box.ownerDocument);
+  box.textContent = "";
+  box.classList.add("book-chart");
+  if (data.title) html("p", "book-chart-title", box, data.title);
+  key(data, box);
+  const W = Math.max(280, Math.round(box.clientWidth || data.w));
+  const narrow = W < 540;
+  const g0 = data.axes[0].grid;
+  const stack = narrow && g0[1] > 1;
+  const nrows = stack ? data.axes.length : g0[0];
+  const ncols = stack ? 1 : g0[1];
+  const rowH = stack ? Math.max(200, Math.min(300, W * 0.7)) : (data.h - 30) / nrows * Math.min(1, 0.55 + 0.45 * W / data.w);
+  const H = Math.round(rowH * nrows);
+  const svg = el("svg", {
+    class: "book-chart-svg", viewBox: `0 0 ${W} ${H}`, width: W, height: H,
+    role: "group", tabindex: 0, "aria-roledescription": "chart",
+    "aria-label": alt || data.title || "chart",
+  }, box);
+  const live = html("div", "book-chart-live", box);
+  live.setAttribute("aria-live", "polite");
+  const tip = html("div", "book-chart-tip", box);
+  tip.hidden = true;
+  const FS = 11.5;
+  const targets = [];
+  data.axes.forEach((p, pi) => {
+    const g = p.grid;
+    const [r0, r1, c0, c1] = stack ? [pi, pi + 1, 0, 1] : [g[2], g[3], g[4], g[5]];
+    const cx = (c0 * W) / ncols, cw = ((c1 - c0) * W) / ncols;
+    const cy = r0 * rowH, ch = (r1 - r0) * rowH;
+    const panel = el("g", { class: "bk-panel", "data-panel": pi }, svg);
+    // margins from the text this panel draws, measured in the page's font
+    const tlines = p.title ? wrapWords(svg, p.title, FS + 0.5, cw - 16, true) : [];
+    const yw = Math.max(0, ...p.yticks.map((t) => textWidth(svg, t[1], FS)));
+    const rot = p.xrot || 0;
+    const xw = Math.max(0, ...p.xticks.map((t) => textWidth(svg, t[1], FS)));
+    const xTickH = rot ? Math.min(90, xw * Math.sin((rot * Math.PI) / 180) + FS) : FS + 4;
+    const left = p.off ? 4 : yw + 10 + (p.ylabel ? FS + 6 : 0);
+    const bottom = p.off ? 4 : xTickH + 8 + (p.xlabel ? FS + 6 : 0);
+    const top = 6 + tlines.length * (FS + 4);
+    const right = 12;
+    const x0 = cx + left, x1 = cx + cw - right, y0 = cy + top, y1 = cy + ch - bottom;
+    const X = scale(p.xlim, p.xscale === "log", x0, x1);
+    const Y = scale(p.ylim, p.yscale === "log", y1, y0);
+    tlines.forEach((t, i) => {
+      el("text", { x: (x0 + x1) / 2, y: cy + 4 + (i + 1) * (FS + 2), "text-anchor": "middle",
+        "font-size": FS + 0.5, "font-weight": 700 }, panel).textContent = t;
+    });
+    const clipId = `bkc${Math.random().toString(36).slice(2, 9)}`;
+    const clip = el("clipPath", { id: clipId }, panel);
+    el("rect", { x: x0 - 1, y: y0 - 1, width: x1 - x0 + 2, height: y1 - y0 + 2 }, clip);
+    if (!p.off) {
+      const axes = el("g", { class: "bk-axes", "aria-hidden": "true" }, panel);
+      for (const [v, t] of p.yticks) {
+        const y = Y(v);
+        if (!(y >= y0 - 0.5 && y <= y1 + 0.5)) continue;
+        el("line", { x1: x0, x2: x1, y1: y, y2: y, stroke: "currentColor", "stroke-opacity": 0.12 }, axes);
+        el("text", { x: x0 - 6, y, "text-anchor": "end", "dominant-baseline": "middle", "font-size": FS }, axes).textContent = t;
+      }
+      for (const [v, t] of p.xticks) {
+        const x = X(v);
+        if (!(x >= x0 - 0.5 && x <= x1 + 0.5)) continue;
+        el("line", { x1: x, x2: x, y1: y1, y2: y1 + 4, stroke: "currentColor", "stroke-opacity": 0.6 }, axes);
+        const tx = el("text", { x, y: y1 + 6 + FS * 0.8, "text-anchor": rot ? "end" : "middle", "font-size": FS }, axes);
+        if (rot) tx.setAttribute("transform", `rotate(${-rot} ${x} ${y1 + 10})`);
+        tx.textContent = t;
+      }
+      el("path", { d: `M${x0} ${y0}V${y1}H${x1}`, fill: "none", stroke: "currentColor", "stroke-opacity": 0.6 }, axes);
+      if (p.xlabel) el("text", { x: (x0 + x1) / 2, y: cy + ch - 4, "text-anchor": "middle", "font-size": FS }, axes).textContent = p.xlabel;
+      if (p.ylabel) {
+        const yl = el("text", { x: 0, y: 0, "text-anchor": "middle", "font-size": FS,
+          transform: `translate(${cx + FS} ${(y0 + y1) / 2}) rotate(-90)` }, axes);
+        yl.textContent = p.ylabel;
+      }
+    }
+    const plot = el("g", { "clip-path": `url(#${clipId})` }, panel);
+    const hasCells = p.marks.some((m) => m.k === "cells");
+    p.marks.forEach((m, mi) => {
+      const add = (node, i, cxp, cyp) => {
+        node.classList.add("bk-t");
+        node.setAttribute("tabindex", -1);
+        const text = tipText(p, m, i, data);
+        node.setAttribute("aria-label", text);
+        node.setAttribute("data-t", `${pi},${mi},${i}`);
+        targets.push({ node, text, x: cxp, y: cyp, panel: pi, mark: mi, i, kind: m.k });
+      };
+      if (m.k === "line" || m.k === "area") {
+        let d = "", pen = false;
+        m.x.forEach((xv, i) => {
+          const px = X(xv), py = Y(m.y[i]);
+          if (!isFinite(px) || !isFinite(py)) { pen = false; return; }
+          d += `${pen ? "L" : "M"}${px.toFixed(1)} ${py.toFixed(1)}`;
+          pen = true;
+        });
+        if (m.k === "area") {
+          el("path", { d: d + "Z", fill: paint(m.c), "fill-opacity": m.a ?? 1, class: "bk-area",
+            "data-mark": mi }, plot);
+          return;
+        }
+        const grp = el("g", { class: "bk-line", "data-mark": mi }, plot);
+        if (m.ls !== "" && d) {
+          el("path", { d, fill: "none", stroke: paint(m.c), "stroke-width": (m.lw || 1) * PT * 0.9,
+            "stroke-dasharray": DASH[m.ls], "stroke-opacity": m.a ?? 1,
+            "stroke-linejoin": "round" }, grp);
+        }
+        if (m.nh) return; // a contour or a grid line: drawn, not a value to read
+        const rr = m.m ? Math.max(2, (m.ms || 6) * PT * 0.4) : 3;
+        m.x.forEach((xv, i) => {
+          const px = X(xv), py = Y(m.y[i]);
+          if (!isFinite(px) || !isFinite(py)) return;
+          const dot = el("circle", { cx: px.toFixed(1), cy: py.toFixed(1), r: rr,
+            fill: m.m ? (m.mf === "none" ? "none" : paint(m.c)) : "transparent",
+            stroke: m.m ? paint(m.c) : "none" }, grp);
+          add(dot, i, px, py);
+        });
+      } else if (m.k === "bar") {
+        const h = m.o === "h";
+        const [bx0, bx1] = h ? [X(m.y0), X(m.y0 + m.w)] : [X(m.x), X(m.x + m.w)];
+        const [by0, by1] = h ? [Y(m.x), Y(m.x + m.h)] : [Y(m.y0), Y(m.y0 + m.h)];
+        const rc = el("rect", {
+          x: Math.min(bx0, bx1).toFixed(1), y: Math.min(by0, by1).toFixed(1),
+          width: Math.abs(bx1 - bx0).toFixed(1), height: Math.abs(by1 - by0).toFixed(1),
+          fill: paint(m.c), "fill-opacity": m.a ?? 1, class: "bk-bar", "data-mark": mi,
+        }, plot);
+        add(rc, 0, (bx0 + bx1) / 2, Math.min(by0, by1));
+      } else if (m.k === "cells") {
+        const grp = el("g", { class: "bk-cells", "data-mark": mi }, plot);
+        for (let r = 0; r < m.rows; r++) {
+          for (let c = 0; c < m.cols; c++) {
+            const i = r * m.cols + c;
+            const [bx, by, bw, bh] = cellBox(m, r, c, X, Y);
+            const rc = el("rect", { x: bx.toFixed(1), y: by.toFixed(1), width: (bw + 0.3).toFixed(1),
+              height: (bh + 0.3).toFixed(1), fill: m.c[i] || "transparent" }, grp);
+            if (m.v[i] !== null) add(rc, i, bx + bw / 2, by + bh / 2);
+          }
+        }
+      } else if (m.k === "points") {
+        const grp = el("g", { class: "bk-points", "data-mark": mi }, plot);
+        m.x.forEach((xv, i) => {
+          const dot = el("circle", { cx: X(xv), cy: Y(m.y[i]), r: 3.5, fill: paint(m.c[i]) }, grp);
+          add(dot, i, X(xv), Y(m.y[i]));
+        });
+      } else if (m.k === "text") {
+        const at = m.at === "axes" ? [x0 + m.x * (x1 - x0), y1 - m.y * (y1 - y0)] : [X(m.x), Y(m.y)];
+        const px = at[0] + (m.dx || 0) * PT, py = at[1] - (m.dy || 0) * PT;
+        const size = Math.max(9, (m.size || 10) * PT * 0.85);
+        const t = el("text", {
+          x: px.toFixed(1), y: py.toFixed(1), "font-size": size.toFixed(1),
+          "text-anchor": { center: "middle", right: "end" }[m.ha] || "start",
+          "dominant-baseline": { center: "central", top: "hanging", bottom: "text-after-edge" }[m.va],
+          "font-weight": m.b ? 700 : undefined, class: "bk-text", "aria-hidden": "true",
+        }, panel);
+        if (m.c && m.c !== "#000000") t.style.fill = m.c;
+        else if (hasCells && m.c === undefined) t.style.fill = "#000000";
+        if (m.rot) t.setAttribute("transform", `rotate(${-m.rot} ${px} ${py})`);
+        t.textContent = m.s;
+        if (hasCells && m.at === undefined) {
+          const cell = p.marks.find((q) => q.k === "cells");
+          const [, , bw] = cellBox(cell, 0, 0, X, Y);
+          if (textWidth(svg, m.s, size) > bw - 2) t.setAttribute("display", "none");
+        }
+      }
+    });
+  });
+  if (measurer && measurer.parentNode === svg) {
+    svg.removeChild(measurer);
+    measurer = null;
+  }
+  // the highlight, the tooltip and the live region follow one current target
+  const hi = el("rect", { class: "bk-hi", fill: "none", stroke: "currentColor",
+    "stroke-width": 2, "pointer-events": "none", display: "none" }, svg);
+  let current = -1;
+  function show(i, fromPointer) {
+    if (i < 0 || i >= targets.length) return;
+    const t = targets[i];
+    if (current >= 0) targets[current].node.setAttribute("tabindex", -1);
+    current = i;
+    t.node.setAttribute("tabindex", 0);
+    svg.setAttribute("tabindex", -1);
+    const bb = t.node.getBBox ? t.node.getBBox() : { x: t.x - 3, y: t.y - 3, width: 6, height: 6 };
+    const pad = t.kind === "cells" || t.kind === "bar" ? 0 : 2;
+    hi.setAttribute("x", bb.x - pad);
+    hi.setAttribute("y", bb.y - pad);
+    hi.setAttribute("width", Math.max(4, bb.width + 2 * pad));
+    hi.setAttribute("height", Math.max(4, bb.height + 2 * pad));
+    hi.setAttribute("display", "inline");
+    tip.textContent = t.text;
+    tip.hidden = false;
+    live.textContent = t.text;
+    const sc = svg.getBoundingClientRect && svg.getBoundingClientRect().width ? svg.getBoundingClientRect().width / W : 1;
+    const ox = svg.offsetLeft || 0, oy = svg.offsetTop || 0;
+    const tx = ox + t.x * sc, ty = oy + t.y * sc;
+    const bw = box.clientWidth || W;
+    tip.style.left = `${Math.max(0, Math.min(tx + 10, bw - (tip.offsetWidth || 160) - 4))}px`;
+    tip.style.top = `${Math.max(0, ty - (tip.offsetHeight || 24) - 10)}px`;
+    if (!fromPointer && box.ownerDocument.activeElement !== t.node) t.node.focus({ preventScroll: true });
+  }
+  function hide() {
+    tip.hidden = true;
+    hi.setAttribute("display", "none");
+  }
+  function nearest(ev) {
+    const r = svg.getBoundingClientRect();
+    const sc = W / (r.width || W);
+    const x = (ev.clientX - r.left) * sc, y = (ev.clientY - r.top) * sc;
+    const hit = ev.target && ev.target.classList && ev.target.classList.contains("bk-t")
+      ? targets.findIndex((t) => t.node === ev.target) : -1;
+    if (hit >= 0) return hit;
+    let best = -1, bd = 30 * sc;
+    targets.forEach((t, i) => {
+      if (t.kind === "cells" || t.kind === "bar") return;
+      const d = Math.hypot(t.x - x, t.y - y);
+      if (d < bd) { bd = d; best = i; }
+    });
+    return best;
+  }
+  svg.addEventListener("pointermove", (ev) => {
+    const i = nearest(ev);
+    if (i >= 0) show(i, true); else hide();
+  });
+  svg.addEventListener("pointerdown", (ev) => {
+    const i = nearest(ev);
+    if (i >= 0) show(i, true);
+  });
+  svg.addEventListener("pointerleave", hide);
+  svg.addEventListener("focusin", (ev) => {
+    if (ev.target === svg) show(current >= 0 ? current : 0, false);
+  });
+  svg.addEventListener("focusout", (ev) => {
+    if (!svg.contains(ev.relatedTarget)) {
+      hide();
+      svg.setAttribute("tabindex", 0);
+      if (current >= 0) targets[current].node.setAttribute("tabindex", -1);
+    }
+  });
+  svg.addEventListener("keydown", (ev) => {
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[ev.key];
+    let i = current < 0 ? 0 : current;
+    if (step) i = Math.max(0, Math.min(targets.length - 1, i + step));
+    else if (ev.key === "Home") i = 0;
+    else if (ev.key === "End") i = targets.length - 1;
+    else if (ev.key === "Escape") { hide(); return; }
+    else return;
+    ev.preventDefault();
+    show(i, false);
+  });
+  return { el: box, svg, targets, show, hide };
+}
+
+// A slider: controls, the still image of the default state, and every state's data.
+function slider(root) {
+  if (root.dataset.bookChart) return;
+  const store = root.querySelector('script[type="application/json"]');
+  if (!store) return;
+  const f = JSON.parse(store.textContent);
+  if (!f.states) return;
+  root.dataset.bookChart = "1";
+  const inputs = root.querySelectorAll("input[type=range]");
+  const img = root.querySelector("img");
+  const note = root.querySelector(".book-slider-note");
+  if (note) note.hidden = true;
+  const box = document.createElement("div");
+  if (img) img.after(box);
+  else root.appendChild(box);
+  let last = null;
+  function update() {
+    const k = [];
+    inputs.forEach((inp, i) => {
+      const n = +inp.value;
+      k.push(n);
+      const lab = f.labels[i][n];
+      inp.setAttribute("aria-valuetext", lab);
+      const out = root.querySelector(`output[for="${inp.id}"]`);
+      if (out) out.textContent = lab;
+    });
+    const key = k.join(",");
+    const [data, alt] = f.states[key];
+    const focused = last && box.contains(document.activeElement);
+    last = draw(box, data, alt);
+    if (img) {
+      img.alt = alt;
+      img.hidden = true;
+      img.classList.add("book-slider-still");
+    }
+    root.dataset.state = key;
+    if (focused) last.svg.focus({ preventScroll: true });
+  }
+  inputs.forEach((inp) => inp.addEventListener("input", update));
+  // after Back the browser restores the thumbs: draw the state they show
+  window.addEventListener("pageshow", () => {
+    if (root.dataset.state !== [...inputs].map((i) => i.value).join(",")) update();
+  });
+  update();
+  if (typeof ResizeObserver !== "undefined") {
+    let w = box.clientWidth;
+    new ResizeObserver(() => {
+      if (Math.abs(box.clientWidth - w) > 8) {
+        w = box.clientWidth;
+        update();
+      }
+    }).observe(box);
+  }
+}
+
+/** Draw every static slider under `root` from its stored data. */
+export function boot(root) {
+  const r = root || document;
+  style(r.ownerDocument || r);
+  r.querySelectorAll(".book-slider").forEach(slider);
+}
+
+/** anywidget: the chart of the knobs' current state, redrawn when it changes. */
+export function render({ model, el: host }) {
+  const box = document.createElement("div");
+  host.appendChild(box);
+  const redraw = () => draw(box, model.get("chart"), model.get("alt"));
+  model.on("change:chart", redraw);
+  requestAnimationFrame ? requestAnimationFrame(redraw) : redraw();
+  return () => model.off("change:chart", redraw);
+}
+
+export default { render };
+
+if (typeof document !== "undefined" && document.querySelector("script[data-book-chart]")) {
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => boot());
+  else boot();
+}

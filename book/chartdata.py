@@ -1,0 +1,567 @@
+"""A matplotlib figure as data: what `book/chart.js` draws as SVG, with hover values.
+
+`chart(fig)` reads a finished figure (the one a slider's `draw` returns, unchanged)
+and returns a plain dict of its panels and marks. Every number is rounded to `digits`
+significant digits by `book.fmt.sig`, the book's one formatter for chart data, so the
+dict (and its JSON, which nbval compares) is the same on every machine that prints the
+page's digits. Nothing in it comes from matplotlib's text layout: a panel's place is
+its cell in the figure's grid, a text's place is its anchor in data (or axes)
+coordinates, and the page's script lays the text out in the page's own fonts.
+
+Shape (keys kept short: the site carries one dict per slider state)::
+
+    {"w": 720, "h": 360, "title": "...", "key": [[label, colour, kind], ...],
+     "axes": [{"grid": [nrows, ncols, row0, row1, col0, col1],
+               "xlim": [lo, hi], "ylim": [lo, hi], "xscale": "linear"|"log", ...,
+               "xticks": [[pos, text], ...], "yticks": ..., "xlabel": ...,
+               "title": ..., "marks": [...]}],
+     "bars": {...colour bars...}}
+
+Marks (`"k"` is the kind): ``line`` (x, y, colour, style, width, marker, label),
+``bar`` (x, w, y0, h, colour, label; ``o: "h"`` for horizontal bars), ``cells`` (a
+heatmap: extent, rows, cols, values and each cell's colour as hex, so the page needs
+no colour map), ``points`` (a scatter), ``area`` (a filled polygon), ``rect`` (a span)
+and ``text`` (an annotation at its data anchor). An artist this module does not know
+raises a ValueError that names it: a chart is never drawn with a mark missing.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+
+from .fmt import sig
+
+__all__ = ["chart", "plain_text"]
+
+_SUPERSCRIPT = str.maketrans("0123456789-+", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺")
+_SUBSCRIPT = str.maketrans("0123456789-+", "₀₁₂₃₄₅₆₇₈₉₋₊")
+_SYMBOLS = {
+    r"\times": "×",
+    r"\cdot": "·",
+    r"\eta": "η",
+    r"\alpha": "α",
+    r"\beta": "β",
+    r"\sigma": "σ",
+    r"\mu": "μ",
+    r"\tau": "τ",
+    r"\lambda": "λ",
+    r"\theta": "θ",
+    r"\pi": "π",
+    r"\sqrt": "√",
+    r"\infty": "∞",
+    r"\leq": "≤",
+    r"\geq": "≥",
+    r"\approx": "≈",
+    r"\ell": "ℓ",
+    r"\,": " ",
+    r"\;": " ",
+    r"\ ": " ",
+}
+
+
+def _math_to_unicode(m: str) -> str:
+    """The plain-text reading of a short mathtext formula: ``10^{-3}`` -> ``10⁻³``."""
+    m = re.sub(r"\\mathdefault\{([^{}]*)\}", r"\1", m)
+    m = re.sub(r"\\math(?:rm|it|bf)\{([^{}]*)\}", r"\1", m)
+    for k, v in _SYMBOLS.items():
+        m = m.replace(k, v)
+
+    def script(table):
+        def sub(match):
+            body = match.group(1) if match.group(1) is not None else match.group(2)
+            out = body.translate(table)
+            known = {chr(v) for v in table.values()} | set("()")
+            return out if all(c in known for c in out) else body
+
+        return sub
+
+    m = re.sub(r"\^\{([^{}]*)\}|\^(\S)", script(_SUPERSCRIPT), m)
+    m = re.sub(r"_\{([^{}]*)\}|_(\S)", script(_SUBSCRIPT), m)
+    return m.replace("{", "").replace("}", "")
+
+
+def plain_text(s: str) -> str:
+    """Text as a reader reads it, on one line: mathtext as Unicode, a plain minus."""
+    from .style import _clean  # drops the \mathdefault{} wrapper of tick labels
+
+    s = _clean(str(s))
+    parts = s.split("$")
+    if len(parts) % 2 == 1:  # balanced dollars: odd parts are formulas
+        s = "".join(_math_to_unicode(p) if i % 2 else p for i, p in enumerate(parts))
+    return " ".join(s.replace("\u2212", "-").split())
+
+
+def _hex(c) -> str:
+    from matplotlib.colors import to_hex
+
+    return to_hex(c, keep_alpha=False).upper()
+
+
+def _alpha(c, artist=None) -> float:
+    from matplotlib.colors import to_rgba
+
+    a = to_rgba(c)[3]
+    if artist is not None and artist.get_alpha() is not None:
+        a *= artist.get_alpha()
+    return a
+
+
+class _Round:
+    def __init__(self, digits: int):
+        if isinstance(digits, bool) or not isinstance(digits, int) or digits < 1:
+            raise ValueError(f"chart: digits must be a positive int, got {digits!r}")
+        self.digits = digits
+
+    def __call__(self, x):
+        x = float(x)
+        if not math.isfinite(x):
+            return None
+        return float(sig(x, self.digits)) if x else 0
+
+    def all(self, xs):
+        return [self(x) for x in np.asarray(xs, dtype=float).ravel()]
+
+
+def _label(artist) -> str | None:
+    lab = artist.get_label()
+    if not isinstance(lab, str) or not lab.strip() or lab.startswith("_"):
+        return None
+    return plain_text(lab)
+
+
+def _to_data(ax, artist, xy):
+    """Points in `artist`'s own coordinates as data coordinates (an axhline's x, given
+    in axes fractions, becomes the x limits)."""
+    xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+    tr = artist.get_transform()
+    if tr == ax.transData:
+        return xy
+    return ax.transData.inverted().transform(tr.transform(xy))
+
+
+def _ticks(axis, r):
+    from .style import _tick_labels
+
+    out = []
+    for t in _tick_labels(axis):
+        pos = t.get_position()[0 if axis.axis_name == "x" else 1]
+        out.append([r(pos), plain_text(t.get_text())])
+    out.sort(key=lambda p: p[0])
+    rot = 0
+    labs = _tick_labels(axis)
+    if labs:
+        rot = round(float(labs[0].get_rotation())) % 360
+    return out, rot
+
+
+def _linestyle(ls) -> str:
+    return {"-": "-", "solid": "-", "--": "--", "dashed": "--", ":": ":"}.get(
+        ls, {"dotted": ":", "-.": "-.", "dashdot": "-."}.get(ls, "")
+    )
+
+
+#: A line with more points than this is carried as the points a picture of it shows:
+#: in each of `_BUCKETS` equal runs of its points, the lowest and the highest (true
+#: data points, in their order), so the drawn envelope is the full line's.
+MAX_POINTS = 600
+_BUCKETS = 200
+
+
+def _thin(xy):
+    n = len(xy)
+    if n <= MAX_POINTS:
+        return xy, None
+    keep = {0, n - 1}
+    y = np.where(np.isfinite(xy[:, 1]), xy[:, 1], 0.0)
+    edges = np.linspace(0, n, _BUCKETS + 1).astype(int)
+    for a, b in zip(edges[:-1], edges[1:]):
+        if b > a:
+            keep.add(a + int(np.argmin(y[a:b])))
+            keep.add(a + int(np.argmax(y[a:b])))
+    return xy[sorted(keep)], n
+
+
+def _line(ax, ln, r):
+    xy, n = _thin(_to_data(ax, ln, ln.get_xydata()))
+    marker = ln.get_marker()
+    marker = (
+        marker if isinstance(marker, str) and marker not in ("", "None", " ") else ""
+    )
+    ls = _linestyle(ln.get_linestyle())
+    if not ls and not marker:
+        return None
+    m = {
+        "k": "line",
+        "x": r.all(xy[:, 0]),
+        "y": r.all(xy[:, 1]),
+        "c": _hex(ln.get_color()),
+        "lw": r(ln.get_linewidth()),
+    }
+    if n:
+        m["n"] = n
+    if ls != "-":
+        m["ls"] = ls
+    if marker:
+        m["m"] = marker
+        m["ms"] = r(ln.get_markersize())
+        face = ln.get_markerfacecolor()
+        if isinstance(face, str) and face.lower() == "none":
+            m["mf"] = "none"
+    a = _alpha(ln.get_color(), ln)
+    if a < 1:
+        m["a"] = r(a)
+    lab = _label(ln)
+    if lab:
+        m["label"] = lab
+    return m
+
+
+def _bar(rect, container, r):
+    horizontal = getattr(container, "orientation", "vertical") == "horizontal"
+    m = {
+        "k": "bar",
+        "x": r(rect.get_x()),
+        "w": r(rect.get_width()),
+        "y0": r(rect.get_y()),
+        "h": r(rect.get_height()),
+        "c": _hex(rect.get_facecolor()),
+    }
+    if horizontal:
+        m["o"] = "h"
+    a = _alpha(rect.get_facecolor(), rect)
+    if a < 1:
+        m["a"] = r(a)
+    lab = _label(container)
+    if lab:
+        m["label"] = lab
+    return m
+
+
+def _cells(im, r, x_edges=None, y_edges=None):
+    A = np.ma.masked_invalid(np.ma.asarray(im.get_array(), dtype=float))
+    if A.ndim != 2:
+        raise ValueError(
+            f"chart: an image of shape {A.shape} is not a heatmap (only 2-D arrays "
+            "of values are)"
+        )
+    rgba = im.to_rgba(A.filled(np.nan))
+    values, colours = [], []
+    for (i, j), v in np.ndenumerate(A.filled(np.nan)):
+        ok = not np.ma.getmaskarray(A)[i, j] and math.isfinite(v)
+        values.append(r(v) if ok else None)
+        colours.append(_hex(rgba[i, j]) if ok and rgba[i, j][3] > 0 else None)
+    m = {
+        "k": "cells",
+        "rows": int(A.shape[0]),
+        "cols": int(A.shape[1]),
+        "v": values,
+        "c": colours,
+    }
+    if x_edges is None:
+        left, right, bottom, top = im.get_extent()
+        m["extent"] = [r(left), r(right), r(bottom), r(top)]
+        m["origin"] = im.origin
+    else:
+        m["xe"], m["ye"] = r.all(x_edges), r.all(y_edges)
+    lab = _label(im)
+    if lab:
+        m["label"] = lab
+    return m
+
+
+def _mesh(ax, qm, r):
+    coords = np.asarray(qm.get_coordinates())
+    xe, ye = coords[0, :, 0], coords[:, 0, 1]
+    return _cells(qm, r, xe, ye)
+
+
+def _paths(ax, coll, r, kind):
+    """A line or contour collection as polylines; a filled one as areas."""
+    marks = []
+    faces = coll.get_facecolor() if kind == "area" else coll.get_edgecolor()
+    for i, path in enumerate(coll.get_paths()):
+        polys = path.to_polygons(closed_only=(kind == "area"))
+        if not len(faces):
+            continue
+        c = faces[i % len(faces)]
+        for poly in polys:
+            if len(poly) < 2:
+                continue
+            xy = _to_data(ax, coll, poly)
+            m = {"k": kind, "x": r.all(xy[:, 0]), "y": r.all(xy[:, 1]), "c": _hex(c)}
+            if kind == "line":
+                lws = coll.get_linewidth()
+                m["lw"] = r(lws[i % len(lws)] if len(lws) else 1)
+                m["nh"] = 1  # a contour or a collection of lines: no value to read
+            a = _alpha(c, coll)
+            if a < 1:
+                m["a"] = r(a)
+            lab = _label(coll)
+            if lab:
+                m["label"] = lab
+            marks.append(m)
+    return marks
+
+
+def _points(ax, pc, r):
+    xy = _to_data(ax, pc, pc.get_offsets()) if len(pc.get_offsets()) else []
+    xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+    faces = pc.get_facecolor()
+    m = {
+        "k": "points",
+        "x": r.all(xy[:, 0]),
+        "y": r.all(xy[:, 1]),
+        "c": [_hex(faces[i % len(faces)]) for i in range(len(xy))]
+        if len(faces)
+        else [],
+    }
+    lab = _label(pc)
+    if lab:
+        m["label"] = lab
+    return m
+
+
+def _text(ax, t, r, fig=None):
+    from matplotlib.text import Annotation
+
+    s = plain_text(t.get_text())
+    if not s or not t.get_visible():
+        return None
+    m = {"k": "text", "s": s}
+    if isinstance(t, Annotation):
+        if t.xycoords != "data":
+            raise ValueError(
+                f"chart: annotation {s!r} is placed in {t.xycoords!r} coordinates; "
+                "place it in data coordinates"
+            )
+        x, y = t.xy
+        m["x"], m["y"] = r(x), r(y)
+        if t.anncoords == "offset points":
+            dx, dy = t.get_position()
+            m["dx"], m["dy"] = r(dx), r(dy)
+        elif t.anncoords == "data" and tuple(t.get_position()) != tuple(t.xy):
+            m["x"], m["y"] = r(t.get_position()[0]), r(t.get_position()[1])
+        elif t.anncoords != "data":
+            raise ValueError(
+                f"chart: annotation {s!r} has its text in {t.anncoords!r}; use "
+                "'offset points' or 'data'"
+            )
+    else:
+        x, y = t.get_position()
+        tr = t.get_transform()
+        if fig is not None and tr == fig.transFigure:
+            m["at"] = "figure"
+        elif ax is not None and tr == ax.transAxes:
+            m["at"] = "axes"
+        elif ax is None or tr != ax.transData:
+            raise ValueError(
+                f"chart: text {s!r} is placed by a transform chart() cannot read; "
+                "place it in data, axes or figure coordinates"
+            )
+        m["x"], m["y"] = r(x), r(y)
+    c = _hex(t.get_color())
+    if c != "#000000":
+        m["c"] = c
+    if t.get_ha() != "left":
+        m["ha"] = t.get_ha()
+    va = t.get_va()
+    if va != "baseline":
+        m["va"] = "center" if va == "center_baseline" else va
+    m["size"] = r(t.get_fontsize())
+    rot = round(float(t.get_rotation())) % 360
+    if rot:
+        m["rot"] = rot
+    if t.get_fontweight() in ("bold", 700, "heavy"):
+        m["b"] = 1
+    return m
+
+
+def _legend(leg, key):
+    if leg is None or not leg.get_visible():
+        return
+    handles = getattr(leg, "legend_handles", None) or getattr(leg, "legendHandles", [])
+    for h, t in zip(handles, leg.get_texts()):
+        label = plain_text(t.get_text())
+        if not label:
+            continue
+        if hasattr(h, "get_color") and not hasattr(h, "get_facecolor"):
+            c, kind = h.get_color(), "line"
+            if isinstance(getattr(h, "get_linestyle", lambda: "-")(), str) and (
+                h.get_linestyle() in ("None", "", " ")
+            ):
+                kind = "point"
+            elif _linestyle(h.get_linestyle()) not in ("-", ""):
+                kind = "dash" if _linestyle(h.get_linestyle()) == "--" else "dot"
+        elif hasattr(h, "get_facecolor"):
+            fc = h.get_facecolor()
+            fc = fc[0] if np.ndim(fc) == 2 and len(fc) else fc
+            c, kind = fc, "box"
+        else:
+            raise ValueError(f"chart: legend entry {label!r} has a {type(h).__name__}")
+        entry = [label, _hex(c), kind]
+        if entry not in key:
+            key.append(entry)
+
+
+def _colour_bar(ax, r):
+    cb = ax._colorbar
+    lo, hi = float(cb.norm.vmin), float(cb.norm.vmax)
+    stops = [_hex(cb.cmap(cb.norm(lo + (hi - lo) * i / 10))) for i in range(11)]
+    vertical = cb.orientation == "vertical"
+    axis = ax.yaxis if vertical else ax.xaxis
+    ticks, _ = _ticks(axis, r)
+    label = plain_text(axis.label.get_text())
+    return {"lo": r(lo), "hi": r(hi), "stops": stops, "ticks": ticks, "label": label}
+
+
+def _grid(ax):
+    spec = ax.get_subplotspec() if hasattr(ax, "get_subplotspec") else None
+    if spec is None:
+        raise ValueError(
+            "chart: a panel made without a grid (fig.add_axes) has no place chart() "
+            "can read; use new_figure(ncols=, nrows=) or fig.add_subplot"
+        )
+    nrows, ncols = spec.get_gridspec().get_geometry()
+    rows, cols = spec.rowspan, spec.colspan
+    return [nrows, ncols, rows.start, rows.stop, cols.start, cols.stop]
+
+
+_SKIP = ("Spine", "XAxis", "YAxis", "Legend", "_ColorbarSpine")
+
+
+def _panel(ax, r, key):
+    from matplotlib.collections import LineCollection, PathCollection, PolyCollection
+    from matplotlib.container import BarContainer
+    from matplotlib.contour import ContourSet
+    from matplotlib.image import AxesImage
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Polygon, Rectangle
+    from matplotlib.text import Text
+
+    for name in ("xscale", "yscale"):
+        scale = getattr(ax, f"get_{name}")()
+        if scale not in ("linear", "log"):
+            raise ValueError(f"chart: a {scale} {name[0]} axis is not supported")
+    xticks, xrot = _ticks(ax.xaxis, r)
+    yticks, _ = _ticks(ax.yaxis, r)
+    p = {
+        "grid": _grid(ax),
+        "xlim": r.all(ax.get_xlim()),
+        "ylim": r.all(ax.get_ylim()),
+        "xticks": xticks,
+        "yticks": yticks,
+        "xlabel": plain_text(ax.get_xlabel()),
+        "ylabel": plain_text(ax.get_ylabel()),
+        "title": plain_text(ax.get_title()),
+    }
+    if xrot:
+        p["xrot"] = xrot
+    for name in ("xscale", "yscale"):
+        if getattr(ax, f"get_{name}")() == "log":
+            p[name] = "log"
+    if not ax.axison:
+        p["off"] = 1
+    if ax.yaxis.get_label_position() == "right":
+        p["yright"] = 1
+    bars = {}
+    for c in ax.containers:
+        if isinstance(c, BarContainer):
+            for rect in c.patches:
+                bars[id(rect)] = c
+    titles = {id(t) for t in (ax.title, ax._left_title, ax._right_title)}
+    marks = []
+    children = sorted(ax.get_children(), key=lambda a: a.get_zorder())
+    for a in children:
+        if a is ax.patch or type(a).__name__ in _SKIP or id(a) in titles:
+            continue
+        if not a.get_visible():
+            continue
+        if isinstance(a, Line2D):
+            m = _line(ax, a, r)
+            if m:
+                marks.append(m)
+        elif isinstance(a, Rectangle) and id(a) in bars:
+            marks.append(_bar(a, bars[id(a)], r))
+        elif isinstance(a, (Rectangle, Polygon)):
+            xy = ax.transData.inverted().transform(
+                a.get_transform().transform(a.get_path().vertices)
+            )
+            m = {
+                "k": "area",
+                "x": r.all(xy[:, 0]),
+                "y": r.all(xy[:, 1]),
+                "c": _hex(a.get_facecolor()),
+            }
+            al = _alpha(a.get_facecolor(), a)
+            if al < 1:
+                m["a"] = r(al)
+            lab = _label(a)
+            if lab:
+                m["label"] = lab
+            marks.append(m)
+        elif isinstance(a, AxesImage):
+            marks.append(_cells(a, r))
+        elif type(a).__name__ == "QuadMesh":
+            marks.append(_mesh(ax, a, r))
+        elif isinstance(a, ContourSet) or isinstance(a, LineCollection):
+            marks.extend(_paths(ax, a, r, "line"))
+        elif isinstance(a, PathCollection):
+            marks.append(_points(ax, a, r))
+        elif isinstance(a, PolyCollection):
+            marks.extend(_paths(ax, a, r, "area"))
+        elif isinstance(a, Text):
+            m = _text(ax, a, r)
+            if m:
+                marks.append(m)
+        else:
+            raise ValueError(
+                f"chart: panel {ax.get_title()!r} holds a {type(a).__name__} "
+                f"({a.get_label()!r}), which chart() does not draw"
+            )
+    p["marks"] = marks
+    _legend(ax.get_legend(), key)
+    return p
+
+
+def chart(fig, digits: int = 4) -> dict:
+    """The data of `fig`'s panels and marks, every number to `digits` significant
+    digits (see the module docstring for the shape)."""
+    if not hasattr(fig, "axes") or not hasattr(fig, "savefig"):
+        raise TypeError(
+            f"chart: expected a matplotlib Figure, got {type(fig).__name__}"
+        )
+    from .style import PX_PER_INCH, _standard_width
+
+    r = _Round(digits)
+    w_in, h_in = fig.get_size_inches()
+    css_w = round(_standard_width(w_in) * PX_PER_INCH)
+    key: list = []
+    out = {
+        "w": css_w,
+        "h": round(h_in * css_w / w_in),
+        "title": plain_text(fig._suptitle.get_text()) if fig._suptitle else "",
+    }
+    axes, bars = [], []
+    for ax in fig.axes:
+        if not ax.get_visible():
+            continue
+        if hasattr(ax, "_colorbar"):
+            bars.append(_colour_bar(ax, r))
+            continue
+        axes.append(_panel(ax, r, key))
+    if not axes:
+        raise ValueError("chart: the figure has no panel to draw")
+    for leg in fig.legends:
+        _legend(leg, key)
+    texts = [m for t in fig.texts if (m := _text(None, t, r, fig))]
+    out["axes"] = axes
+    if key:
+        out["key"] = key
+    if bars:
+        out["bars"] = bars
+    if texts:
+        out["texts"] = texts
+    return out
