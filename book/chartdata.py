@@ -522,8 +522,43 @@ def _panel(ax, r, key):
                 f"({a.get_label()!r}), which chart() does not draw"
             )
     p["marks"] = marks
+    _snap_noise(p)
     _legend(ax.get_legend(), key)
     return p
+
+
+#: A value smaller than this share of its axis's largest limit (or, for a heatmap's
+#: cells, of its largest cell) is float noise: `-2.4e-16` where the page computed zero.
+#: Its digits depend on the BLAS kernel and the SIMD path, so the data stores 0.
+NOISE = 1e-12
+
+
+def _snap(values, floor):
+    if isinstance(values, list):
+        return [0 if v is not None and abs(v) < floor else v for v in values]
+    return 0 if values is not None and abs(values) < floor else values
+
+
+def _snap_noise(p) -> None:
+    """Float noise in a panel's marks set to zero, on linear axes (on a log axis a
+    tiny positive value is a value)."""
+    floors = {}
+    for axis in "xy":
+        lim = [abs(v) for v in p[f"{axis}lim"] if v is not None]
+        linear = p.get(f"{axis}scale") != "log"
+        floors[axis] = NOISE * max(lim) if linear and lim else 0.0
+    fields = {"x": "x", "y": "y", "w": "x", "y0": "y", "h": "y"}
+    for m in p["marks"]:
+        if m["k"] == "cells":
+            finite = [abs(v) for v in m["v"] if v is not None]
+            if finite:
+                m["v"] = _snap(m["v"], NOISE * max(finite))
+            continue
+        if m["k"] == "text":
+            continue
+        for field, axis in fields.items():
+            if field in m and floors[axis]:
+                m[field] = _snap(m[field], floors[axis])
 
 
 def chart(fig, digits: int = 4) -> dict:

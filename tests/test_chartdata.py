@@ -131,3 +131,20 @@ def test_plain_text_reads_mathtext():
     assert plain_text(r"$\mathdefault{10^{2}}$") == "10²"
     assert plain_text("learning rate  $\\eta$") == "learning rate η"
     assert plain_text("a\u2212b") == "a-b"
+
+
+def test_float_noise_is_stored_as_zero_on_linear_axes_only():
+    """A value at float-noise size next to its axis's limits (-2.4e-16 where the page
+    computed zero) has kernel-dependent digits; the data stores 0. On a log axis a tiny
+    positive value is a value."""
+    fig, (a1, a2, a3) = new_figure("Noise", ncols=3)
+    a1.plot([0, 1, 2], [1.0, -2.4e-16, 0.5])
+    a2.semilogy([0, 1, 2], [1.0, 2.4e-16, 0.5])
+    a3.imshow(np.array([[0.84, 3e-16], [-1e-17, -0.84]]), cmap="RdBu", vmin=-1, vmax=1)
+    for a in (a1, a2, a3):
+        a.set(xlabel="x", ylabel="y")
+    panels = _drawn(fig)["axes"]
+    assert panels[0]["marks"][0]["y"] == [1.0, 0, 0.5]
+    assert panels[1]["marks"][0]["y"] == [1.0, 2.4e-16, 0.5]
+    cells = [m for m in panels[2]["marks"] if m["k"] == "cells"][0]
+    assert cells["v"] == [0.84, 0, 0, -0.84]
