@@ -247,12 +247,20 @@ def _cells(im, r, x_edges=None, y_edges=None):
             f"chart: an image of shape {A.shape} is not a heatmap (only 2-D arrays "
             "of values are)"
         )
-    rgba = im.to_rgba(A.filled(np.nan))
-    values, colours = [], []
-    for (i, j), v in np.ndenumerate(A.filled(np.nan)):
-        ok = not np.ma.getmaskarray(A)[i, j] and math.isfinite(v)
-        values.append(r(v) if ok else None)
-        colours.append(_hex(rgba[i, j]) if ok and rgba[i, j][3] > 0 else None)
+    raw = A.filled(np.nan)
+    shown = np.where(np.ma.getmaskarray(A), np.nan, raw)
+    values = [r(v) if math.isfinite(v) else None for v in shown.ravel()]
+    finite = [abs(v) for v in values if v is not None]
+    if finite:
+        values = _snap(values, NOISE * max(finite))
+    # colours from the stored values, so that a cell's colour is as machine-independent
+    # as its number (noise at a diverging map's midpoint would flip its shade)
+    stored = np.array([np.nan if v is None else v for v in values]).reshape(A.shape)
+    rgba = im.to_rgba(stored)
+    colours = [
+        _hex(rgba[i, j]) if v is not None and rgba[i, j][3] > 0 else None
+        for (i, j), v in zip(np.ndindex(A.shape), values)
+    ]
     m = {
         "k": "cells",
         "rows": int(A.shape[0]),
@@ -549,12 +557,7 @@ def _snap_noise(p) -> None:
         floors[axis] = NOISE * max(lim) if linear and lim else 0.0
     fields = {"x": "x", "y": "y", "w": "x", "y0": "y", "h": "y"}
     for m in p["marks"]:
-        if m["k"] == "cells":
-            finite = [abs(v) for v in m["v"] if v is not None]
-            if finite:
-                m["v"] = _snap(m["v"], NOISE * max(finite))
-            continue
-        if m["k"] == "text":
+        if m["k"] in ("cells", "text"):  # cells are snapped where they are read
             continue
         for field, axis in fields.items():
             if field in m and floors[axis]:
