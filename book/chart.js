@@ -134,6 +134,19 @@ function tickAt(ticks, v) {
   return null;
 }
 
+// A bar is named by the tick it stands at: the nearest one within half the gap between
+// ticks (grouped bars stand beside their tick), else by its centre to 4 digits.
+function tickNear(ticks, v) {
+  if (!ticks || !ticks.length) return null;
+  let best = null, gap = Infinity;
+  for (let j = 1; j < ticks.length; j++) gap = Math.min(gap, Math.abs(ticks[j][0] - ticks[j - 1][0]));
+  for (const [p, t] of ticks) {
+    const d = Math.abs(p - v);
+    if ((best === null || d < best[0]) && (ticks.length === 1 ? d < 1e-9 : d < gap / 2)) best = [d, t];
+  }
+  return best ? best[1] : null;
+}
+
 function join(parts) {
   return parts.filter((p) => p !== null && p !== undefined && p !== "").join(", ");
 }
@@ -148,7 +161,7 @@ export function tipText(panel, m, i, data) {
     const h = m.o === "h";
     const c = h ? m.y0 + m.h / 2 : m.x + m.w / 2;
     const where = named(h ? panel.ylabel : panel.xlabel,
-      tickAt(h ? panel.yticks : panel.xticks, c) ?? fmt(c));
+      tickNear(h ? panel.yticks : panel.xticks, c) ?? fmt(+c.toPrecision(4)));
     const v = h ? m.w : m.h;
     return `${join([m.label, where])}: ${named(h ? panel.xlabel : panel.ylabel, fmt(v))}`;
   }
