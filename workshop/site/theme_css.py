@@ -1,0 +1,213 @@
+"""The themes' stylesheets cut to the rules the site's pages can use.
+
+pydata-sphinx-theme ships all of Bootstrap 5 and styles for every component a Sphinx
+site might hold (396 KB; 65.8 KB gzip, the largest thing a page without figures loads).
+After the HTML is written (sphinxext._postprocess), each theme stylesheet is rewritten
+from the theme package's own copy, keeping a selector when every class, id and element
+name it requires occurs in some built page or in the scripts the pages load:
+
+- the pages' tokens: each element's name, classes and id, read with html.parser;
+- the scripts' tokens: every word inside a string literal of a script a page loads
+  (Bootstrap names its classes in constants, ``"show"``, ``"collapsing"``), plus the
+  few class names the scripts build from parts (`SCRIPT_BUILT`).
+
+A selector requires only what it must match: the compounds outside ``:not()``,
+``:is()``, ``:where()`` and ``:has()``; attribute selectors, pseudo-classes and
+pseudo-elements require nothing (the theme and its scripts set ``data-theme``,
+``aria-expanded``, ``:hover`` as a reader acts). A rule keeps the selectors of its list
+that may match, and goes when none may; ``@media`` and ``@supports`` keep what is left
+inside them. Everything else (``@font-face``, ``@keyframes``, custom properties) is kept,
+and so are the licence comments (``/*! ... */``).
+
+This is PurgeCSS's rule (a selector survives when its names occur in the content), in
+Python with tinycss2 (Kozea's CSS parser, already a dependency of the build) so that
+the build needs no Node. tests/test_css_cut.py opens pages with the full and the cut
+stylesheets and compares every element's computed style, in the states a reader sees.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import tinycss2
+
+#: The stylesheets cut: their path under _static/, and the theme package that ships them.
+THEME_CSS = {
+    "styles/pydata-sphinx-theme.css": ("pydata_sphinx_theme", "pydata_sphinx_theme"),
+    "styles/sphinx-book-theme.css": ("sphinx_book_theme", "sphinx_book_theme"),
+}
+
+#: Class names the scripts build from parts rather than spell: Bootstrap's tooltip
+#: adds `bs-${name}-auto` (bootstrap.js, Tooltip._getTipElement), and Popper sets the
+#: placement as an attribute, which requires nothing.
+SCRIPT_BUILT = {"bs-tooltip-auto", "bs-popover-auto"}
+
+# a string literal in a script ('...', "...", `...`), and a word inside one
+_LITERAL = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`""")
+_WORD = re.compile(r"[A-Za-z_][\w-]*")
+
+
+def original(name: str) -> Path:
+    """The theme package's own copy of a stylesheet in THEME_CSS."""
+    import importlib
+
+    package, theme = THEME_CSS[name]
+    root = Path(importlib.import_module(package).__file__).parent
+    return root / "theme" / theme / "static" / name
+
+
+class _Tokens(HTMLParser):
+    """The element names, classes and ids of a page, and the scripts it loads."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tokens: set[str] = set()
+        self.scripts: set[str] = set()
+
+    def handle_starttag(self, tag, attrs):
+        self.tokens.add(tag.lower())
+        for name, value in attrs:
+            if name == "class" and value:
+                self.tokens.update("." + c for c in value.split())
+            elif name == "id" and value:
+                self.tokens.add("#" + value)
+        if tag == "script":
+            src = dict(attrs).get("src")
+            if src and "://" not in src:
+                self.scripts.add(src.split("?")[0])
+
+    handle_startendtag = handle_starttag
+
+
+def site_tokens(out: Path) -> set[str]:
+    """Every token the built pages under `out` hold, and every word in a string literal
+    of a script they load (as `.word`, `#word` and `word`: a script may add it as a
+    class, an id or an element)."""
+    tokens, scripts = set(), set()
+    for page in out.rglob("*.html"):
+        parser = _Tokens()
+        parser.feed(page.read_text(encoding="utf-8", errors="replace"))
+        tokens |= parser.tokens
+        scripts |= {(page.parent / s).resolve() for s in parser.scripts}
+    words = set(SCRIPT_BUILT)
+    for script in scripts:
+        if script.is_file():
+            text = script.read_text(encoding="utf-8", errors="replace")
+            for literal in _LITERAL.findall(text):
+                words.update(_WORD.findall(literal))
+    for w in words:
+        tokens |= {"." + w, "#" + w, w.lower()}
+    return tokens
+
+
+def _required(tokens) -> set[str]:
+    """The names a selector (tinycss2 tokens) requires: its classes, ids and element
+    names outside functional pseudo-classes (``:not(.a)``, ``:is(.a, .b)``,
+    ``:nth-child(odd)``), attribute selectors and pseudo-elements."""
+    need, previous = set(), None
+    for t in tokens:
+        if t.type == "hash":
+            need.add("#" + t.value)
+        elif t.type == "ident" and previous is not None and previous == ".":
+            need.add("." + t.value)
+        elif t.type == "ident" and previous != ":":
+            need.add(t.value.lower())
+        previous = t.value if t.type == "literal" else t.type
+    return need
+
+
+def _selectors(prelude) -> list[list]:
+    """A rule's selector list, split at its top-level commas."""
+    out = [[]]
+    for t in prelude:
+        if t.type == "literal" and t.value == ",":
+            out.append([])
+        else:
+            out[-1].append(t)
+    return out
+
+
+def _strip(tokens) -> list:
+    while tokens and tokens[0].type in ("whitespace", "comment"):
+        tokens = tokens[1:]
+    while tokens and tokens[-1].type in ("whitespace", "comment"):
+        tokens = tokens[:-1]
+    return tokens
+
+
+def cut_rules(rules, present: set[str]) -> list:
+    """The rules (tinycss2 nodes) that may style an element whose tokens are in
+    `present`; a rule's selector list keeps only the selectors that may."""
+    kept = []
+    for rule in rules:
+        if rule.type == "qualified-rule":
+            selectors = [_strip(s) for s in _selectors(rule.prelude)]
+            used = [s for s in selectors if _required(s) <= present]
+            if not used:
+                continue
+            if len(used) < len(selectors):
+                prelude = []
+                for i, s in enumerate(used):
+                    prelude += ([tinycss2.ast.LiteralToken(0, 0, ",")] if i else []) + s
+                rule.prelude = prelude
+            kept.append(rule)
+        elif rule.type == "at-rule" and rule.lower_at_keyword in ("media", "supports"):
+            inner = cut_rules(
+                tinycss2.parse_rule_list(
+                    rule.content, skip_comments=True, skip_whitespace=True
+                ),
+                present,
+            )
+            if inner:
+                rule.content = inner
+                kept.append(rule)
+        elif rule.type == "comment":
+            if rule.value.startswith("!"):
+                kept.append(rule)
+        elif rule.type != "whitespace":
+            kept.append(rule)
+    return kept
+
+
+def cut(css: str, present: set[str]) -> str:
+    """A stylesheet's text with only the rules that may style the pages (`present`:
+    their tokens, from site_tokens)."""
+    rules = tinycss2.parse_stylesheet(css, skip_comments=False, skip_whitespace=True)
+    return "".join(
+        tinycss2.serialize([r]) + ("\n" if r.type == "comment" else "")
+        for r in cut_rules(rules, present)
+    )
+
+
+def cut_theme_css(out: Path) -> dict[str, tuple[int, int]]:
+    """Rewrite each stylesheet of THEME_CSS under `out`/_static from the theme's copy,
+    cut to what the pages under `out` may use. Returns each one's bytes before and
+    after."""
+    present = site_tokens(out)
+    sizes = {}
+    for name in THEME_CSS:
+        target = out / "_static" / name
+        if not target.exists():
+            continue
+        full = original(name).read_text(encoding="utf-8")
+        text = cut(full, present)
+        target.write_text(text, encoding="utf-8")
+        sizes[name] = (len(full.encode()), len(text.encode()))
+    return sizes
+
+
+if __name__ == "__main__":  # a built site's stylesheets, full and cut
+    import gzip
+    import sys
+
+    from workshop.config import built_site
+
+    site = Path(sys.argv[1]) if len(sys.argv) > 1 else built_site()
+    present = site_tokens(site)
+    for name in THEME_CSS:
+        full = original(name).read_text(encoding="utf-8")
+        text = cut(full, present)
+        z = [len(gzip.compress(t.encode(), 6)) for t in (full, text)]
+        print(f"{name}: {len(full)} -> {len(text)} bytes, gzip {z[0]} -> {z[1]}")
