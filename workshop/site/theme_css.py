@@ -7,9 +7,11 @@ from the theme package's own copy, keeping a selector when every class, id and e
 name it requires occurs in some built page or in the scripts the pages load:
 
 - the pages' tokens: each element's name, classes and id, read with html.parser;
-- the scripts' tokens: every word inside a string literal of a script a page loads
-  (Bootstrap names its classes in constants, ``"show"``, ``"collapsing"``), plus the
-  few class names the scripts build from parts (`SCRIPT_BUILT`).
+- the scripts' tokens: every word of a script a page loads, as PurgeCSS's default
+  extractor reads its content files (Bootstrap names the classes it adds in constants,
+  ``"show"``, ``"collapsing"``, and in templates), plus the few class names the
+  scripts build from parts (`SCRIPT_BUILT`). Words, not string literals: a minified
+  script's regular expressions hold quotes that put a literal scanner out of step.
 
 A selector requires only what it must match: the compounds outside ``:not()``,
 ``:is()``, ``:where()`` and ``:has()``; attribute selectors, pseudo-classes and
@@ -44,8 +46,6 @@ THEME_CSS = {
 #: placement as an attribute, which requires nothing.
 SCRIPT_BUILT = {"bs-tooltip-auto", "bs-popover-auto"}
 
-# a string literal in a script ('...', "...", `...`), and a word inside one
-_LITERAL = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`""")
 _WORD = re.compile(r"[A-Za-z_][\w-]*")
 
 
@@ -82,8 +82,8 @@ class _Tokens(HTMLParser):
 
 
 def site_tokens(out: Path) -> set[str]:
-    """Every token the built pages under `out` hold, and every word in a string literal
-    of a script they load (as `.word`, `#word` and `word`: a script may add it as a
+    """Every token the built pages under `out` hold, and every word of a script they
+    load (as `.word`, `#word` and `word`: a script may add it as a
     class, an id or an element)."""
     tokens, scripts = set(), set()
     for page in out.rglob("*.html"):
@@ -94,9 +94,7 @@ def site_tokens(out: Path) -> set[str]:
     words = set(SCRIPT_BUILT)
     for script in scripts:
         if script.is_file():
-            text = script.read_text(encoding="utf-8", errors="replace")
-            for literal in _LITERAL.findall(text):
-                words.update(_WORD.findall(literal))
+            words.update(_WORD.findall(script.read_text(errors="replace")))
     for w in words:
         tokens |= {"." + w, "#" + w, w.lower()}
     return tokens
