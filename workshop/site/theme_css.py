@@ -2,8 +2,8 @@
 
 pydata-sphinx-theme ships all of Bootstrap 5 and styles for every component a Sphinx
 site might hold (396 KB; 65.8 KB gzip, the largest thing a page without figures loads).
-After the HTML is written (sphinxext._postprocess), each theme stylesheet is rewritten
-from the theme package's own copy, keeping a selector when every class, id and element
+After the HTML is written (sphinxext._postprocess), it and the other packages'
+stylesheets in THEME_CSS are rewritten from each package's own copy, keeping a selector when every class, id and element
 name it requires occurs in some built page or in the scripts the pages load:
 
 - the pages' tokens: each element's name, classes and id, read with html.parser;
@@ -35,10 +35,19 @@ from pathlib import Path
 
 import tinycss2
 
-#: The stylesheets cut: their path under _static/, and the theme package that ships them.
+#: The stylesheets cut: their name under _static/ (a glob: myst-nb names its file by a
+#: digest) and where the package that ships them keeps its own copy.
 THEME_CSS = {
-    "styles/pydata-sphinx-theme.css": ("pydata_sphinx_theme", "pydata_sphinx_theme"),
-    "styles/sphinx-book-theme.css": ("sphinx_book_theme", "sphinx_book_theme"),
+    "styles/pydata-sphinx-theme.css": (
+        "pydata_sphinx_theme",
+        "theme/pydata_sphinx_theme/static/styles/pydata-sphinx-theme.css",
+    ),
+    "styles/sphinx-book-theme.css": (
+        "sphinx_book_theme",
+        "theme/sphinx_book_theme/static/styles/sphinx-book-theme.css",
+    ),
+    "mystnb.*.css": ("myst_nb", "static/mystnb.css"),
+    "togglebutton.css": ("sphinx_togglebutton", "_static/togglebutton.css"),
 }
 
 #: Class names the scripts build from parts rather than spell: Bootstrap's tooltip
@@ -50,12 +59,11 @@ _WORD = re.compile(r"[A-Za-z_][\w-]*")
 
 
 def original(name: str) -> Path:
-    """The theme package's own copy of a stylesheet in THEME_CSS."""
+    """The package's own copy of a stylesheet in THEME_CSS."""
     import importlib
 
-    package, theme = THEME_CSS[name]
-    root = Path(importlib.import_module(package).__file__).parent
-    return root / "theme" / theme / "static" / name
+    package, path = THEME_CSS[name]
+    return Path(importlib.import_module(package).__file__).parent / path
 
 
 class _Tokens(HTMLParser):
@@ -180,19 +188,17 @@ def cut(css: str, present: set[str]) -> str:
 
 
 def cut_theme_css(out: Path) -> dict[str, tuple[int, int]]:
-    """Rewrite each stylesheet of THEME_CSS under `out`/_static from the theme's copy,
+    """Rewrite each stylesheet of THEME_CSS under `out`/_static from its package's copy,
     cut to what the pages under `out` may use. Returns each one's bytes before and
     after."""
     present = site_tokens(out)
     sizes = {}
     for name in THEME_CSS:
-        target = out / "_static" / name
-        if not target.exists():
-            continue
         full = original(name).read_text(encoding="utf-8")
         text = cut(full, present)
-        target.write_text(text, encoding="utf-8")
-        sizes[name] = (len(full.encode()), len(text.encode()))
+        for target in sorted((out / "_static").glob(name)):
+            target.write_text(text, encoding="utf-8")
+            sizes[target.name] = (len(full.encode()), len(text.encode()))
     return sizes
 
 
