@@ -277,3 +277,23 @@ def test_a_selector_needs_only_the_names_it_must_match():
         "[data-theme=dark] .a{x:6}@media (min-width:1px){.a{x:9}}"
         "@font-face{font-family:f}div:nth-child(odd){x:12}/*! licence */\n"
     )
+
+
+def test_a_custom_property_stays_while_something_reads_it():
+    """Custom properties go when nothing reads them: not a kept declaration, not a kept
+    custom property that is read, not the pages, scripts or other stylesheets."""
+    import tinycss2
+
+    css = (
+        ":root{--a:1px;--b:var(--a);--c:2px;--d:var(--c);--e:3px;--f:red}"
+        ".x{margin:var(--b)}@media print{.y{--g:1px}}"
+        "@keyframes k{to{width:var(--e)}}"
+    )
+    rules = theme_css.cut_rules(
+        tinycss2.parse_stylesheet(css, skip_whitespace=True), {".x", ".y"}
+    )
+    theme_css.drop_unused_variables([rules], {"--f"})
+    assert theme_css._text(rules) == (
+        ":root{--a:1px;--b:var(--a);--e:3px;--f:red}.x{margin:var(--b)}"
+        "@keyframes k{to{width:var(--e)}}"
+    )

@@ -181,24 +181,137 @@ def cut(css: str, present: set[str]) -> str:
     """A stylesheet's text with only the rules that may style the pages (`present`:
     their tokens, from site_tokens)."""
     rules = tinycss2.parse_stylesheet(css, skip_comments=False, skip_whitespace=True)
+    return _text(cut_rules(rules, present))
+
+
+_VAR = re.compile(r"--[\w-]+")
+
+
+def _style_rules(rules):
+    """The style rules among `rules`, inside @media and @supports too."""
+    for rule in rules:
+        if rule.type == "qualified-rule":
+            yield rule
+        elif rule.type == "at-rule" and rule.lower_at_keyword in ("media", "supports"):
+            yield from _style_rules(rule.content)
+
+
+def drop_unused_variables(sheets: list[list], outside: set[str]) -> None:
+    """Drop the custom properties (``--pst-color-...``) that nothing reads, from the
+    cut rules of `sheets` (cut_rules' lists, changed in place; a rule left empty goes).
+
+    A custom property is read when a kept ordinary declaration or at-rule uses it in a
+    ``var()``, when a custom property that is read does, or when its name occurs in
+    `outside` (the pages, their scripts and the stylesheets that are not cut). This is
+    PurgeCSS's ``variables`` option."""
+    uses: dict[str, set[str]] = {}
+    declarations = {}  # id(rule) -> its declarations
+    read = set(outside)
+    for rules in sheets:
+        for rule in rules:
+            if rule.type == "at-rule" and rule.lower_at_keyword not in (
+                "media",
+                "supports",
+            ):
+                read |= set(_VAR.findall(tinycss2.serialize([rule])))
+        for rule in _style_rules(rules):
+            declarations[id(rule)] = [
+                d
+                for d in tinycss2.parse_declaration_list(
+                    rule.content, skip_comments=True, skip_whitespace=True
+                )
+                if d.type == "declaration"
+            ]
+            for d in declarations[id(rule)]:
+                names = set(_VAR.findall(tinycss2.serialize(d.value)))
+                if d.name.startswith("--"):
+                    uses.setdefault(d.name, set()).update(names)
+                else:
+                    read |= names
+    todo = list(read)
+    while todo:
+        for name in uses.pop(todo.pop(), ()):
+            if name not in read:
+                read.add(name)
+                todo.append(name)
+    for rules in sheets:
+        for rule in _style_rules(rules):
+            kept = [
+                d
+                for d in declarations[id(rule)]
+                if not d.name.startswith("--") or d.name in read
+            ]
+            text = ";".join(d.serialize() for d in kept)
+            rule.content = tinycss2.parse_component_value_list(text) if kept else []
+
+        def empty(rule):
+            if rule.type == "qualified-rule":
+                return not rule.content
+            if rule.type == "at-rule" and rule.lower_at_keyword in (
+                "media",
+                "supports",
+            ):
+                rule.content = [r for r in rule.content if not empty(r)]
+                return not rule.content
+            return False
+
+        rules[:] = [r for r in rules if not empty(r)]
+
+
+def outside_variables(out: Path) -> set[str]:
+    """The custom property names that occur in the pages under `out`, in the scripts
+    under its _static/ and in the stylesheets there that THEME_CSS does not cut."""
+    from fnmatch import fnmatch
+
+    static = out / "_static"
+    found = set()
+    files = list(out.rglob("*.html")) + list(static.rglob("*.js"))
+    files += [
+        f
+        for f in static.rglob("*.css")
+        if not any(fnmatch(f.relative_to(static).as_posix(), n) for n in THEME_CSS)
+    ]
+    for f in files:
+        found |= set(_VAR.findall(f.read_text(encoding="utf-8", errors="replace")))
+    return found
+
+
+def _text(rules) -> str:
     return "".join(
-        tinycss2.serialize([r]) + ("\n" if r.type == "comment" else "")
-        for r in cut_rules(rules, present)
+        tinycss2.serialize([r]) + ("\n" if r.type == "comment" else "") for r in rules
     )
+
+
+def cut_all(out: Path) -> dict[str, str]:
+    """Each stylesheet of THEME_CSS, from its package's copy, cut to what the pages
+    under `out` may use: the rules (cut_rules), then the custom properties
+    (drop_unused_variables)."""
+    present = site_tokens(out)
+    sheets = {
+        name: cut_rules(
+            tinycss2.parse_stylesheet(
+                original(name).read_text(encoding="utf-8"),
+                skip_comments=False,
+                skip_whitespace=True,
+            ),
+            present,
+        )
+        for name in THEME_CSS
+    }
+    drop_unused_variables(list(sheets.values()), outside_variables(out))
+    return {name: _text(rules) for name, rules in sheets.items()}
 
 
 def cut_theme_css(out: Path) -> dict[str, tuple[int, int]]:
     """Rewrite each stylesheet of THEME_CSS under `out`/_static from its package's copy,
-    cut to what the pages under `out` may use. Returns each one's bytes before and
-    after."""
-    present = site_tokens(out)
+    cut to what the pages under `out` may use (cut_all). Returns each one's bytes
+    before and after."""
     sizes = {}
-    for name in THEME_CSS:
-        full = original(name).read_text(encoding="utf-8")
-        text = cut(full, present)
+    for name, text in cut_all(out).items():
+        full = original(name).read_bytes()
         for target in sorted((out / "_static").glob(name)):
             target.write_text(text, encoding="utf-8")
-            sizes[target.name] = (len(full.encode()), len(text.encode()))
+            sizes[target.name] = (len(full), len(text.encode()))
     return sizes
 
 
@@ -209,9 +322,7 @@ if __name__ == "__main__":  # a built site's stylesheets, full and cut
     from workshop.config import built_site
 
     site = Path(sys.argv[1]) if len(sys.argv) > 1 else built_site()
-    present = site_tokens(site)
-    for name in THEME_CSS:
+    for name, text in cut_all(site).items():
         full = original(name).read_text(encoding="utf-8")
-        text = cut(full, present)
         z = [len(gzip.compress(t.encode(), 6)) for t in (full, text)]
         print(f"{name}: {len(full)} -> {len(text)} bytes, gzip {z[0]} -> {z[1]}")
