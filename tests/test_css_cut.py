@@ -142,11 +142,8 @@ def browser():
 
 
 def _full() -> dict[str, str]:
-    """The theme's own stylesheets, by their path under _static/."""
-    return {
-        n: theme_css.original(n).read_text(encoding="utf-8")
-        for n in theme_css.THEME_CSS
-    }
+    """The full stylesheets, by their path under _static/, as the build kept them."""
+    return theme_css.full_copies(SITE)
 
 
 def _serve(text: str, served: list):
@@ -172,7 +169,7 @@ def _styles(browser, server, path, viewport, actions, sheets=None, which=None):
     for name, text in (sheets or {}).items():
         page.route(f"**/_static/{name}*", _serve(text, served))
     page.goto(f"{server}/{path}", wait_until="load")
-    if sheets:  # every sheet of THEME_CSS the page loads came from `sheets`
+    if sheets:  # every cut sheet the page loads came from `sheets`
         cut = [u for u in asked if any(fnmatch(u, f"*/_static/{n}*") for n in sheets)]
         assert cut and sorted(cut) == sorted(served), (cut, served)
     for action in actions:

@@ -50,6 +50,16 @@ THEME_CSS = {
     "togglebutton.css": ("sphinx_togglebutton", "_static/togglebutton.css"),
 }
 
+#: The stylesheets the build writes anew each time, cut too: Sphinx renders basic.css
+#: from its template as it copies the static files, and pydata-sphinx-theme rewrites
+#: pygments.css when the build finishes; so the file there before the cut is the full
+#: one.
+BUILT_CSS = ("basic.css", "pygments.css")
+
+#: Where the full copies of the cut stylesheets are kept, beside the HTML output (not
+#: served): tests/test_css_cut.py serves them in place of the cut ones.
+FULL = "css-full"
+
 #: Class names the scripts build from parts rather than spell: Bootstrap's tooltip
 #: adds `bs-${name}-auto` (bootstrap.js, Tooltip._getTipElement), and Popper sets the
 #: placement as an attribute, which requires nothing.
@@ -258,18 +268,15 @@ def drop_unused_variables(sheets: list[list], outside: set[str]) -> None:
         rules[:] = [r for r in rules if not empty(r)]
 
 
-def outside_variables(out: Path) -> set[str]:
+def outside_variables(out: Path, cut: set[str]) -> set[str]:
     """The custom property names that occur in the pages under `out`, in the scripts
-    under its _static/ and in the stylesheets there that THEME_CSS does not cut."""
-    from fnmatch import fnmatch
-
+    under its _static/ and in the stylesheets there that are not `cut` (paths under
+    _static/)."""
     static = out / "_static"
     found = set()
     files = list(out.rglob("*.html")) + list(static.rglob("*.js"))
     files += [
-        f
-        for f in static.rglob("*.css")
-        if not any(fnmatch(f.relative_to(static).as_posix(), n) for n in THEME_CSS)
+        f for f in static.rglob("*.css") if f.relative_to(static).as_posix() not in cut
     ]
     for f in files:
         found |= set(_VAR.findall(f.read_text(encoding="utf-8", errors="replace")))
@@ -282,36 +289,61 @@ def _text(rules) -> str:
     )
 
 
-def cut_all(out: Path) -> dict[str, str]:
-    """Each stylesheet of THEME_CSS, from its package's copy, cut to what the pages
-    under `out` may use: the rules (cut_rules), then the custom properties
+def cut_all(out: Path, full: dict[str, str]) -> dict[str, str]:
+    """The `full` stylesheets (path under _static/ to text) cut to what the pages under
+    `out` may use: the rules (cut_rules), then the custom properties
     (drop_unused_variables)."""
     present = site_tokens(out)
     sheets = {
         name: cut_rules(
-            tinycss2.parse_stylesheet(
-                original(name).read_text(encoding="utf-8"),
-                skip_comments=False,
-                skip_whitespace=True,
-            ),
+            tinycss2.parse_stylesheet(text, skip_comments=False, skip_whitespace=True),
             present,
         )
-        for name in THEME_CSS
+        for name, text in full.items()
     }
-    drop_unused_variables(list(sheets.values()), outside_variables(out))
+    drop_unused_variables(list(sheets.values()), outside_variables(out, set(full)))
     return {name: _text(rules) for name, rules in sheets.items()}
 
 
+def full_copies(out: Path) -> dict[str, str]:
+    """The full stylesheets the last cut of `out` started from, by path under
+    _static/."""
+    root = out.parent / FULL
+    return {
+        f.relative_to(root).as_posix(): f.read_text(encoding="utf-8")
+        for f in sorted(root.rglob("*.css"))
+    }
+
+
 def cut_theme_css(out: Path) -> dict[str, tuple[int, int]]:
-    """Rewrite each stylesheet of THEME_CSS under `out`/_static from its package's copy,
-    cut to what the pages under `out` may use (cut_all). Returns each one's bytes
+    """Rewrite the stylesheets of THEME_CSS (from their packages' copies) and BUILT_CSS
+    (as this build wrote them) under `out`/_static, cut to what the pages under `out`
+    may use (cut_all); keep the full ones in `out`/../FULL. Returns each one's bytes
     before and after."""
+    import shutil
+
+    static = out / "_static"
+    full = {
+        target.relative_to(static).as_posix(): original(name).read_text(
+            encoding="utf-8"
+        )
+        for name in THEME_CSS
+        for target in sorted(static.glob(name))
+    }
+    full |= {
+        name: (static / name).read_text(encoding="utf-8")
+        for name in BUILT_CSS
+        if (static / name).exists()
+    }
+    root = out.parent / FULL
+    shutil.rmtree(root, ignore_errors=True)
+    for name, text in full.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
     sizes = {}
-    for name, text in cut_all(out).items():
-        full = original(name).read_bytes()
-        for target in sorted((out / "_static").glob(name)):
-            target.write_text(text, encoding="utf-8")
-            sizes[target.name] = (len(full), len(text.encode()))
+    for name, text in cut_all(out, full).items():
+        (static / name).write_text(text, encoding="utf-8")
+        sizes[name] = (len(full[name].encode()), len(text.encode()))
     return sizes
 
 
@@ -322,7 +354,7 @@ if __name__ == "__main__":  # a built site's stylesheets, full and cut
     from workshop.config import built_site
 
     site = Path(sys.argv[1]) if len(sys.argv) > 1 else built_site()
-    for name, text in cut_all(site).items():
-        full = original(name).read_text(encoding="utf-8")
-        z = [len(gzip.compress(t.encode(), 6)) for t in (full, text)]
-        print(f"{name}: {len(full)} -> {len(text)} bytes, gzip {z[0]} -> {z[1]}")
+    full = full_copies(site)
+    for name, text in cut_all(site, full).items():
+        z = [len(gzip.compress(t.encode(), 6)) for t in (full[name], text)]
+        print(f"{name}: {len(full[name])} -> {len(text)} bytes, gzip {z[0]} -> {z[1]}")
