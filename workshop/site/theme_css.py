@@ -48,6 +48,7 @@ THEME_CSS = {
     ),
     "mystnb.*.css": ("myst_nb", "static/mystnb.css"),
     "togglebutton.css": ("sphinx_togglebutton", "_static/togglebutton.css"),
+    "copybutton.css": ("sphinx_copybutton", "_static/copybutton.css"),
 }
 
 #: The stylesheets the build writes anew each time, cut too: Sphinx renders basic.css
