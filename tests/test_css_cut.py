@@ -4,7 +4,7 @@ full ones do.
 Each scene opens a built page twice in headless Chromium: once as built, once with the
 theme's full stylesheets served in place of the cut ones. It puts the page in a state a
 reader sees (a table, a dropdown and the folded code opened, a tooltip, dark mode, the
-search results, the menu on a phone), finishes every running transition, and reads
+search results, the menu on a phone, print), finishes every running transition, and reads
 getComputedStyle of every element and of its ::before and ::after: every property, so
 the comparison is exact, with none of a screenshot's noise. A difference names the
 element, the property and both values.
@@ -76,6 +76,7 @@ SCENES = [
     (CHAPTER, DESKTOP, ["open menus", "tooltip"]),
     (CHAPTER, DESKTOP, ["dark"]),
     ("search.html?q=attention", DESKTOP, ["search results"]),
+    (CHAPTER, DESKTOP, ["open menus", "print"]),
     ("sources.html", PHONE, ["open sidebar"]),
     ("sources.html", PHONE, ["open sidebar", "dark"]),
 ]
@@ -173,7 +174,10 @@ def _styles(browser, server, path, viewport, actions, sheets=None, which=None):
         cut = [u for u in asked if any(fnmatch(u, f"*/_static/{n}*") for n in sheets)]
         assert cut and sorted(cut) == sorted(served), (cut, served)
     for action in actions:
-        page.evaluate(ACTIONS[action])
+        if action == "print":  # the print stylesheets, as the PDF is printed
+            page.emulate_media(media="print")
+        else:
+            page.evaluate(ACTIONS[action])
     styles = page.evaluate(STYLES, which)
     context.close()
     return styles

@@ -78,12 +78,14 @@ def original(name: str) -> Path:
 
 
 class _Tokens(HTMLParser):
-    """The element names, classes and ids of a page, and the scripts it loads."""
+    """The element names, classes and ids of a page, the words of its inline scripts,
+    and the scripts it loads."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.tokens: set[str] = set()
         self.scripts: set[str] = set()
+        self._in_script = False
 
     def handle_starttag(self, tag, attrs):
         self.tokens.add(tag.lower())
@@ -96,8 +98,20 @@ class _Tokens(HTMLParser):
             src = dict(attrs).get("src")
             if src and "://" not in src:
                 self.scripts.add(src.split("?")[0])
+        self._in_script = tag == "script"
 
-    handle_startendtag = handle_starttag
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        self._in_script = False
+
+    def handle_endtag(self, tag):
+        self._in_script = False
+
+    def handle_data(self, data):
+        """An inline script's words, as a loaded script's (see site_tokens)."""
+        if self._in_script:
+            for w in _WORD.findall(data):
+                self.tokens |= {"." + w, "#" + w, w.lower()}
 
 
 def site_tokens(out: Path) -> set[str]:
