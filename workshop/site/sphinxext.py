@@ -649,6 +649,7 @@ def _postprocess(app, exception):
       it says (name_code_toggles).
     - Cut per-page font subsets for text beyond Latin (workshop/site/page_fonts.py),
       and Font Awesome to the icons the site draws (workshop/site/icons.py).
+    The stylesheets are cut after this, by _cut_css.
     """
     if exception is not None or app.builder.format != "html":
         return
@@ -698,6 +699,18 @@ def _copy_chart_js(out: Path) -> None:
     if not dst.exists() or dst.read_bytes() != CHART_JS.read_bytes():
         dst.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(CHART_JS, dst)
+
+
+def _cut_css(app, exception):
+    """Cut the themes' stylesheets to the rules the built pages and their scripts may
+    use (workshop/site/theme_css.py). Last of the build-finished handlers: after
+    _postprocess has written the pages, and after pydata-sphinx-theme has rewritten
+    pygments.css."""
+    if exception is not None or app.builder.format != "html":
+        return
+    from . import theme_css
+
+    theme_css.cut_theme_css(Path(app.outdir))
 
 
 def _sync_static(app, out: Path) -> None:
@@ -865,6 +878,7 @@ def setup(app):
     app.connect("html-page-context", _checkout_only_buttons, priority=503)
     app.connect("config-inited", _unset_repository)
     app.connect("build-finished", _postprocess)
+    app.connect("build-finished", _cut_css, priority=900)
     app.connect("html-page-context", _no_favicon_request)
     # The theme leaves the colour mode empty on a first visit and logs a
     # console error; start light.
