@@ -288,7 +288,7 @@ function interact({ box, svg, targets, W, tip, live, hi, nearest }) {
     ev.preventDefault();
     show(i, false);
   });
-  return { show, hide };
+  return { show, hide, current: () => (tip.hidden ? -1 : current) };
 }
 
 /** Draw `data` into `box` (emptied first); returns the targets, in reading order. */
@@ -670,9 +670,16 @@ export function overlay(store) {
     });
     return best;
   }
+  // A tap shows the value under the finger. A tap away from every target, or on the
+  // target whose value is already shown, is a tap on the picture (on a phone the page
+  // opens it enlarged, book.js).
+  let again = false;
+  svg.addEventListener("pointerdown", (ev) => {
+    const i = nearest(ev);
+    again = i < 0 || i === api.current();
+  });
   const api = interact({ box: wrap, svg, targets, W, tip, live, hi, nearest });
-  // a tap away from every target is a tap on the picture (a phone opens it enlarged)
-  svg.addEventListener("click", (ev) => { if (nearest(ev) < 0) img.click(); });
+  svg.addEventListener("click", () => { if (again) img.click(); });
   // the SVG covers the image's content box (its card's padding differs in dark mode)
   function place() {
     const cs = getComputedStyle(img);
