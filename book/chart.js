@@ -409,8 +409,10 @@ export function draw(box, data, alt) {
         });
       } else if (m.k === "bar") {
         const h = m.o === "h";
-        const [bx0, bx1] = h ? [X(m.y0), X(m.y0 + m.w)] : [X(m.x), X(m.x + m.w)];
-        const [by0, by1] = h ? [Y(m.x), Y(m.x + m.h)] : [Y(m.y0), Y(m.y0 + m.h)];
+        // a bar is its rectangle in data (x, w along x; y0, h along y) whichever way
+        // it points; only what its tooltip names depends on that
+        const [bx0, bx1] = [X(m.x), X(m.x + m.w)];
+        const [by0, by1] = [Y(m.y0), Y(m.y0 + m.h)];
         const rc = el("rect", {
           x: Math.min(bx0, bx1).toFixed(1), y: Math.min(by0, by1).toFixed(1),
           width: Math.abs(bx1 - bx0).toFixed(1), height: Math.abs(by1 - by0).toFixed(1),
@@ -604,8 +606,13 @@ export function overlay(store) {
       };
       if (m.k === "bar") {
         const h = m.o === "h";
-        const [bx0, bx1] = h ? [X(m.y0), X(m.y0 + m.w)] : [X(m.x), X(m.x + m.w)];
-        const [by0, by1] = h ? [Y(m.x), Y(m.x + m.h)] : [Y(m.y0), Y(m.y0 + m.h)];
+        // a bar is its rectangle in data (x, w along x; y0, h along y) whichever way
+        // it points; only what its tooltip names depends on that
+        // the picture clips a bar to its panel (a bar from 0 on a log axis starts at
+        // the panel's edge): so does its target
+        const cx = (v) => Math.max(x0, Math.min(x1, v)), cy = (v) => Math.max(y0, Math.min(y1, v));
+        const [bx0, bx1] = [cx(X(m.x)), cx(X(m.x + m.w))];
+        const [by0, by1] = [cy(Y(m.y0)), cy(Y(m.y0 + m.h))];
         let [bx, by, bw, bh] = [Math.min(bx0, bx1), Math.min(by0, by1), Math.abs(bx1 - bx0), Math.abs(by1 - by0)];
         if (![bx, by, bw, bh].every(isFinite)) return;
         // a bar of no length is still a value to read: a thin target on its base

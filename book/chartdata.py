@@ -307,8 +307,12 @@ def _paths(ax, coll, r, kind):
 
 
 def _points(ax, pc, r):
-    xy = _to_data(ax, pc, pc.get_offsets()) if len(pc.get_offsets()) else []
-    xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+    # a scatter's points are its offsets, placed by its offset transform (its own
+    # transform only sizes the markers)
+    xy = np.asarray(pc.get_offsets(), dtype=float).reshape(-1, 2)
+    tr = pc.get_offset_transform()
+    if len(xy) and tr != ax.transData:
+        xy = ax.transData.inverted().transform(tr.transform(xy))
     faces = pc.get_facecolor()
     m = {
         "k": "points",

@@ -131,3 +131,17 @@ def test_plain_text_reads_mathtext():
     assert plain_text(r"$\mathdefault{10^{2}}$") == "10²"
     assert plain_text("learning rate  $\\eta$") == "learning rate η"
     assert plain_text("a\u2212b") == "a-b"
+
+
+@pytest.mark.parametrize("scale", ["linear", "log"])
+def test_scatter_points_are_their_data(scale):
+    """A scatter's points are its offsets in data (its own transform only sizes the
+    markers): the data holds the values the page plotted, on any axis scale."""
+    fig, ax = new_figure("Three points")
+    ax.scatter([1e18, 1e19, 1e20], [24.5, 26.0, 28.4], label="models")
+    ax.set_xscale(scale)
+    ax.set_xlabel("FLOPs")
+    ax.set_ylabel("BLEU")
+    (pts,) = _drawn(fig)["axes"][0]["marks"]
+    assert pts["k"] == "points" and pts["label"] == "models"
+    assert pts["x"] == [1e18, 1e19, 1e20] and pts["y"] == [24.5, 26.0, 28.4]

@@ -861,6 +861,13 @@ def _check_state(page, slider, data, alt, where):
             k = tall[1] / abs(tall[0])
             for v, h in vertical:
                 assert abs(h - abs(v) * k) <= 1.5 + 0.02 * h, (where, p, v, h)
+        # horizontal bars: drawn lengths in proportion to the data, on a linear x axis
+        across = [(m["w"], w) for m, _, w in bars if m.get("o") == "h" and m["w"]]
+        if across and panel.get("xscale") != "log":
+            long = max(across, key=lambda vw: abs(vw[0]))
+            k = long[1] / abs(long[0])
+            for v, w in across:
+                assert abs(w - abs(v) * k) <= 1.5 + 0.02 * w, (where, p, v, w)
         for m in panel["marks"]:
             if m["k"] == "bar":
                 n_targets += 1
@@ -974,7 +981,7 @@ def _to_px(lim, log, a, b):
     lo, hi = (math.log10(v) for v in lim) if log else lim
 
     def f(v):
-        t = math.log10(v) if log else v
+        t = (math.log10(v) if v > 0 else -math.inf) if log else v
         return a + (t - lo) * (b - a) / ((hi - lo) or 1)
 
     return f
@@ -990,11 +997,11 @@ def _expected_boxes(data, boxes):
         Y = _to_px(p["ylim"], p.get("yscale") == "log", fb * H, ft * H)
         for mi, m in enumerate(p["marks"]):
             if m["k"] == "bar":
-                if m.get("o") == "h":
-                    xs, ys = (m["y0"], m["y0"] + m["w"]), (m["x"], m["x"] + m["h"])
-                else:
-                    xs, ys = (m["x"], m["x"] + m["w"]), (m["y0"], m["y0"] + m["h"])
-                px, py = sorted(map(X, xs)), sorted(map(Y, ys))
+                # the rectangle in data, whichever way the bar points
+                xs, ys = (m["x"], m["x"] + m["w"]), (m["y0"], m["y0"] + m["h"])
+                # clipped to the panel, as the picture clips it
+                px = sorted(min(max(X(v), fl * W), fr * W) for v in xs)
+                py = sorted(min(max(Y(v), ft * H), fb * H) for v in ys)
                 out[f"{pi},{mi},0"] = (px[0], py[0], px[1], py[1])
             elif m["k"] == "cells":
                 if "xe" in m:
