@@ -266,7 +266,8 @@ function interact({ box, svg, targets, W, tip, live, hi, nearest }) {
     const i = nearest(ev);
     if (i >= 0) show(i, true);
   });
-  svg.addEventListener("pointerleave", hide);
+  // a lifted finger leaves too: a tapped value stays until the next tap elsewhere
+  svg.addEventListener("pointerleave", (ev) => { if (ev.pointerType !== "touch") hide(); });
   svg.addEventListener("focusin", (ev) => {
     if (ev.target === svg) show(current >= 0 ? current : 0, false);
   });

@@ -1064,7 +1064,7 @@ _TARGETS = """(s) => {
 
 # The picture's own pixels at points of the image (fractions of its natural size), read
 # through a canvas: the image is a data: URL, so the canvas may be read.
-_PIXELS = """([s, pts]) => {
+_PIXELS = """(s, pts) => {
     const img = s.querySelector('img.book-figure');
     const c = document.createElement('canvas');
     c.width = img.naturalWidth; c.height = img.naturalHeight;
@@ -1182,7 +1182,7 @@ def _check_still_pixels(still, data, want, where):
                     for fy in (0.3, 0.5, 0.7)
                 ]
                 rgb = [int(m["c"][i : i + 2], 16) for i in (1, 3, 5)]
-                seen = still.evaluate(_PIXELS, [pts])
+                seen = still.evaluate(_PIXELS, pts)
                 near = sum(
                     max(abs(a - b) for a, b in zip(px, rgb)) <= 12 for px in seen
                 )
@@ -1201,7 +1201,7 @@ def _check_still_pixels(still, data, want, where):
                             (0.85, 0.85),
                         )
                     ]
-                    seen = still.evaluate(_PIXELS, [pts])
+                    seen = still.evaluate(_PIXELS, pts)
                     spread = max(
                         max(px[c] for px in seen) - min(px[c] for px in seen)
                         for c in range(3)
