@@ -374,6 +374,7 @@ export function draw(box, data, alt) {
       const add = (node, i, cxp, cyp) => {
         node.classList.add("bk-t");
         node.setAttribute("tabindex", -1);
+        node.setAttribute("role", "img"); // a named value (an unstyled shape has no role)
         const text = tipText(p, m, i, data);
         node.setAttribute("aria-label", text);
         node.setAttribute("data-t", `${pi},${mi},${i}`);
@@ -600,6 +601,7 @@ export function overlay(store) {
       const add = (node, i, cx, cy) => {
         node.classList.add("bk-t");
         node.setAttribute("tabindex", -1);
+        node.setAttribute("role", "img"); // a named value (an unstyled shape has no role)
         const text = tipText(p, m, i, data);
         node.setAttribute("aria-label", text);
         node.setAttribute("data-t", `${pi},${mi},${i}`);
