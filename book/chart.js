@@ -231,6 +231,80 @@ function key(data, box) {
   }
 }
 
+// The highlight, the tooltip and the live region follow one current target; the chart
+// (an SVG of its own, or one laid over a still image) takes the focus once (Tab), and
+// the arrow keys, Home and End move among its targets (a roving tabindex).
+function interact({ box, svg, targets, W, tip, live, hi, nearest }) {
+  let current = -1;
+  function show(i, fromPointer) {
+    if (i < 0 || i >= targets.length) return;
+    const t = targets[i];
+    if (current >= 0) targets[current].node.setAttribute("tabindex", -1);
+    current = i;
+    t.node.setAttribute("tabindex", 0);
+    svg.setAttribute("tabindex", -1);
+    const bb = t.node.getBBox ? t.node.getBBox() : { x: t.x - 3, y: t.y - 3, width: 6, height: 6 };
+    const pad = t.kind === "cells" || t.kind === "bar" ? 0 : 2;
+    for (const h of hi) {
+      h.setAttribute("x", bb.x - pad);
+      h.setAttribute("y", bb.y - pad);
+      h.setAttribute("width", Math.max(4, bb.width + 2 * pad));
+      h.setAttribute("height", Math.max(4, bb.height + 2 * pad));
+      h.setAttribute("display", "inline");
+    }
+    tip.textContent = t.text;
+    tip.hidden = false;
+    live.textContent = t.text;
+    const sc = svg.getBoundingClientRect && svg.getBoundingClientRect().width ? svg.getBoundingClientRect().width / W : 1;
+    // the SVG's place in the box (an SVG element has no offsetLeft)
+    const sr = svg.getBoundingClientRect ? svg.getBoundingClientRect() : { left: 0, top: 0 };
+    const br = box.getBoundingClientRect ? box.getBoundingClientRect() : { left: 0, top: 0 };
+    const ox = sr.left - br.left - (box.clientLeft || 0), oy = sr.top - br.top - (box.clientTop || 0);
+    const tx = ox + t.x * sc, ty = oy + t.y * sc;
+    const bw = box.clientWidth || W;
+    tip.style.left = `${Math.max(0, Math.min(tx + 10, bw - (tip.offsetWidth || 160) - 4))}px`;
+    const above = ty - (tip.offsetHeight || 24) - 10;
+    tip.style.top = `${above >= 0 ? above : ty + 14}px`;
+    if (!fromPointer && box.ownerDocument.activeElement !== t.node) t.node.focus({ preventScroll: true });
+  }
+  function hide() {
+    tip.hidden = true;
+    for (const h of hi) h.setAttribute("display", "none");
+  }
+  svg.addEventListener("pointermove", (ev) => {
+    const i = nearest(ev);
+    if (i >= 0) show(i, true); else hide();
+  });
+  svg.addEventListener("pointerdown", (ev) => {
+    const i = nearest(ev);
+    if (i >= 0) show(i, true);
+  });
+  // a lifted finger leaves too: a tapped value stays until the next tap elsewhere
+  svg.addEventListener("pointerleave", (ev) => { if (ev.pointerType !== "touch") hide(); });
+  svg.addEventListener("focusin", (ev) => {
+    if (ev.target === svg) show(current >= 0 ? current : 0, false);
+  });
+  svg.addEventListener("focusout", (ev) => {
+    if (!svg.contains(ev.relatedTarget)) {
+      hide();
+      svg.setAttribute("tabindex", 0);
+      if (current >= 0) targets[current].node.setAttribute("tabindex", -1);
+    }
+  });
+  svg.addEventListener("keydown", (ev) => {
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[ev.key];
+    let i = current < 0 ? 0 : current;
+    if (step) i = Math.max(0, Math.min(targets.length - 1, i + step));
+    else if (ev.key === "Home") i = 0;
+    else if (ev.key === "End") i = targets.length - 1;
+    else if (ev.key === "Escape") { hide(); return; }
+    else return;
+    ev.preventDefault();
+    show(i, false);
+  });
+  return { show, hide, current: () => (tip.hidden ? -1 : current) };
+}
+
 /** Draw `data` into `box` (emptied first); returns the targets, in reading order. */
 export function draw(box, data, alt) {
   style(box.ownerDocument);
@@ -313,6 +387,7 @@ export function draw(box, data, alt) {
       const add = (node, i, cxp, cyp) => {
         node.classList.add("bk-t");
         node.setAttribute("tabindex", -1);
+        node.setAttribute("role", "img"); // a named value (an unstyled shape has no role)
         const text = tipText(p, m, i, data);
         node.setAttribute("aria-label", text);
         node.setAttribute("data-t", `${pi},${mi},${i}`);
@@ -349,8 +424,10 @@ export function draw(box, data, alt) {
         });
       } else if (m.k === "bar") {
         const h = m.o === "h";
-        const [bx0, bx1] = h ? [X(m.y0), X(m.y0 + m.w)] : [X(m.x), X(m.x + m.w)];
-        const [by0, by1] = h ? [Y(m.x), Y(m.x + m.h)] : [Y(m.y0), Y(m.y0 + m.h)];
+        // a bar is its rectangle in data (x, w along x; y0, h along y) whichever way
+        // it points; only what its tooltip names depends on that
+        const [bx0, bx1] = [X(m.x), X(m.x + m.w)];
+        const [by0, by1] = [Y(m.y0), Y(m.y0 + m.h)];
         const rc = el("rect", {
           x: Math.min(bx0, bx1).toFixed(1), y: Math.min(by0, by1).toFixed(1),
           width: Math.abs(bx1 - bx0).toFixed(1), height: Math.abs(by1 - by0).toFixed(1),
@@ -400,39 +477,8 @@ export function draw(box, data, alt) {
     svg.removeChild(measurer);
     measurer = null;
   }
-  // the highlight, the tooltip and the live region follow one current target
   const hi = el("rect", { class: "bk-hi", fill: "none", stroke: "currentColor",
     "stroke-width": 2, "pointer-events": "none", display: "none" }, svg);
-  let current = -1;
-  function show(i, fromPointer) {
-    if (i < 0 || i >= targets.length) return;
-    const t = targets[i];
-    if (current >= 0) targets[current].node.setAttribute("tabindex", -1);
-    current = i;
-    t.node.setAttribute("tabindex", 0);
-    svg.setAttribute("tabindex", -1);
-    const bb = t.node.getBBox ? t.node.getBBox() : { x: t.x - 3, y: t.y - 3, width: 6, height: 6 };
-    const pad = t.kind === "cells" || t.kind === "bar" ? 0 : 2;
-    hi.setAttribute("x", bb.x - pad);
-    hi.setAttribute("y", bb.y - pad);
-    hi.setAttribute("width", Math.max(4, bb.width + 2 * pad));
-    hi.setAttribute("height", Math.max(4, bb.height + 2 * pad));
-    hi.setAttribute("display", "inline");
-    tip.textContent = t.text;
-    tip.hidden = false;
-    live.textContent = t.text;
-    const sc = svg.getBoundingClientRect && svg.getBoundingClientRect().width ? svg.getBoundingClientRect().width / W : 1;
-    const ox = svg.offsetLeft || 0, oy = svg.offsetTop || 0;
-    const tx = ox + t.x * sc, ty = oy + t.y * sc;
-    const bw = box.clientWidth || W;
-    tip.style.left = `${Math.max(0, Math.min(tx + 10, bw - (tip.offsetWidth || 160) - 4))}px`;
-    tip.style.top = `${Math.max(0, ty - (tip.offsetHeight || 24) - 10)}px`;
-    if (!fromPointer && box.ownerDocument.activeElement !== t.node) t.node.focus({ preventScroll: true });
-  }
-  function hide() {
-    tip.hidden = true;
-    hi.setAttribute("display", "none");
-  }
   function nearest(ev) {
     const r = svg.getBoundingClientRect();
     const sc = W / (r.width || W);
@@ -448,36 +494,7 @@ export function draw(box, data, alt) {
     });
     return best;
   }
-  svg.addEventListener("pointermove", (ev) => {
-    const i = nearest(ev);
-    if (i >= 0) show(i, true); else hide();
-  });
-  svg.addEventListener("pointerdown", (ev) => {
-    const i = nearest(ev);
-    if (i >= 0) show(i, true);
-  });
-  svg.addEventListener("pointerleave", hide);
-  svg.addEventListener("focusin", (ev) => {
-    if (ev.target === svg) show(current >= 0 ? current : 0, false);
-  });
-  svg.addEventListener("focusout", (ev) => {
-    if (!svg.contains(ev.relatedTarget)) {
-      hide();
-      svg.setAttribute("tabindex", 0);
-      if (current >= 0) targets[current].node.setAttribute("tabindex", -1);
-    }
-  });
-  svg.addEventListener("keydown", (ev) => {
-    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[ev.key];
-    let i = current < 0 ? 0 : current;
-    if (step) i = Math.max(0, Math.min(targets.length - 1, i + step));
-    else if (ev.key === "Home") i = 0;
-    else if (ev.key === "End") i = targets.length - 1;
-    else if (ev.key === "Escape") { hide(); return; }
-    else return;
-    ev.preventDefault();
-    show(i, false);
-  });
+  const { show, hide } = interact({ box, svg, targets, W, tip, live, hi: [hi], nearest });
   return { el: box, svg, targets, show, hide };
 }
 
@@ -536,11 +553,185 @@ function slider(root) {
   }
 }
 
+// A still figure: matplotlib's image stays what the reader sees (and what print and a
+// reader without scripts get); an invisible SVG laid exactly over it holds a target per
+// bar, heatmap cell and line or scatter point, placed from the stored data and each
+// panel's box in the image (fractions of it, from matplotlib's layout).
+const STILL_STYLE = `
+.book-still{position:relative}
+.book-still-svg{position:absolute;left:0;top:0;overflow:visible;touch-action:manipulation}
+.book-still-svg:focus{outline:none}
+.book-still-svg:focus-visible{outline:2px solid #E69F00;outline-offset:2px}
+.book-still-svg .bk-t{fill:transparent;outline:none}
+.book-still .book-chart-tip{color:#1a1a1a;background:#fff}
+@media print{.book-still-svg,.book-still .book-chart-tip{display:none!important}}
+`;
+
+function stillStyle(doc) {
+  if (doc.getElementById("book-still-style")) return;
+  const s = doc.createElement("style");
+  s.id = "book-still-style";
+  s.textContent = STILL_STYLE;
+  (doc.head || doc.documentElement).appendChild(s);
+}
+
+/** Lay hover targets over the still image before `store` (its hover data). */
+export function overlay(store) {
+  if (store.dataset.bookChart) return null;
+  const img = store.previousElementSibling;
+  if (!img || img.tagName !== "IMG") return null;
+  const data = JSON.parse(store.textContent);
+  const boxes = JSON.parse(store.dataset.boxes || "[]");
+  if (!data.axes || boxes.length !== data.axes.length) return null;
+  store.dataset.bookChart = "1";
+  const doc = store.ownerDocument;
+  style(doc);
+  stillStyle(doc);
+  const W = +img.getAttribute("width") || data.w, H = +img.getAttribute("height") || data.h;
+  const wrap = doc.createElement("div");
+  wrap.className = "book-still";
+  img.before(wrap);
+  wrap.append(img, store);
+  const svg = el("svg", {
+    class: "book-still-svg", viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none",
+    role: "group", tabindex: 0, "aria-roledescription": "chart",
+    "aria-label": `Values in the figure: ${img.alt}`,
+  }, wrap);
+  const live = html("div", "book-chart-live", wrap);
+  live.setAttribute("aria-live", "polite");
+  const tip = html("div", "book-chart-tip", wrap);
+  tip.hidden = true;
+  const targets = [];
+  const panels = [];
+  data.axes.forEach((p, pi) => {
+    const [l, t, r, b] = boxes[pi];
+    const x0 = l * W, x1 = r * W, y0 = t * H, y1 = b * H;
+    panels.push([x0, y0, x1, y1]);
+    const X = scale(p.xlim, p.xscale === "log", x0, x1);
+    const Y = scale(p.ylim, p.yscale === "log", y1, y0);
+    const g = el("g", { class: "bk-panel", "data-panel": pi }, svg);
+    p.marks.forEach((m, mi) => {
+      const add = (node, i, cx, cy) => {
+        node.classList.add("bk-t");
+        node.setAttribute("tabindex", -1);
+        node.setAttribute("role", "img"); // a named value (an unstyled shape has no role)
+        const text = tipText(p, m, i, data);
+        node.setAttribute("aria-label", text);
+        node.setAttribute("data-t", `${pi},${mi},${i}`);
+        targets.push({ node, text, x: cx, y: cy, panel: pi, mark: mi, i, kind: m.k });
+      };
+      if (m.k === "bar") {
+        const h = m.o === "h";
+        // a bar is its rectangle in data (x, w along x; y0, h along y) whichever way
+        // it points; only what its tooltip names depends on that
+        // the picture clips a bar to its panel (a bar from 0 on a log axis starts at
+        // the panel's edge): so does its target
+        const cx = (v) => Math.max(x0, Math.min(x1, v)), cy = (v) => Math.max(y0, Math.min(y1, v));
+        const [bx0, bx1] = [cx(X(m.x)), cx(X(m.x + m.w))];
+        const [by0, by1] = [cy(Y(m.y0)), cy(Y(m.y0 + m.h))];
+        let [bx, by, bw, bh] = [Math.min(bx0, bx1), Math.min(by0, by1), Math.abs(bx1 - bx0), Math.abs(by1 - by0)];
+        if (![bx, by, bw, bh].every(isFinite)) return;
+        // a bar of no length is still a value to read: a thin target on its base
+        if (bh < 4 && !h) { by -= (4 - bh) / 2; bh = 4; }
+        if (bw < 4 && h) { bx -= (4 - bw) / 2; bw = 4; }
+        const rc = el("rect", { x: bx.toFixed(1), y: by.toFixed(1), width: bw.toFixed(1),
+          height: bh.toFixed(1), "data-mark": mi }, g);
+        add(rc, 0, bx + bw / 2, by);
+      } else if (m.k === "cells") {
+        for (let r = 0; r < m.rows; r++) {
+          for (let c = 0; c < m.cols; c++) {
+            const i = r * m.cols + c;
+            if (m.v[i] === null) continue;
+            const [bx, by, bw, bh] = cellBox(m, r, c, X, Y);
+            const rc = el("rect", { x: bx.toFixed(1), y: by.toFixed(1), width: bw.toFixed(1),
+              height: bh.toFixed(1), "data-mark": mi }, g);
+            add(rc, i, bx + bw / 2, by + bh / 2);
+          }
+        }
+      } else if (m.k === "line" || m.k === "points") {
+        m.x.forEach((xv, i) => {
+          const px = X(xv), py = Y(m.y[i]);
+          if (!isFinite(px) || !isFinite(py)) return;
+          if (px < x0 - 1 || px > x1 + 1 || py < y0 - 1 || py > y1 + 1) return; // clipped
+          const dot = el("circle", { cx: px.toFixed(1), cy: py.toFixed(1),
+            r: m.k === "points" ? 5 : 3, "data-mark": mi }, g);
+          add(dot, i, px, py);
+        });
+      }
+    });
+  });
+  if (!targets.length) return null;
+  // the highlight: a dark line inside a white one, seen on any colour of the image
+  const hi = [
+    el("rect", { fill: "none", stroke: "#fff", "stroke-width": 4, rx: 2, "pointer-events": "none", display: "none" }, svg),
+    el("rect", { class: "bk-hi", fill: "none", stroke: "#1a1a1a", "stroke-width": 1.6, rx: 2, "pointer-events": "none", display: "none" }, svg),
+  ];
+  // the pointer: a bar or cell under it; else, in its panel, the line point nearest
+  // on x (the nearest line at that x), or a scatter point within reach
+  function nearest(ev) {
+    const rect = svg.getBoundingClientRect();
+    const sc = W / (rect.width || W);
+    const x = (ev.clientX - rect.left) * sc, y = (ev.clientY - rect.top) * sc;
+    const hit = ev.target && ev.target.classList && ev.target.classList.contains("bk-t")
+      ? targets.findIndex((t) => t.node === ev.target) : -1;
+    if (hit >= 0 && targets[hit].kind !== "line") return hit;
+    const pi = panels.findIndex(([a, b, c, d]) => x >= a - 4 && x <= c + 4 && y >= b - 4 && y <= d + 4);
+    if (pi < 0) return -1;
+    let best = -1, bx = Infinity, by = Infinity, bp = 20 * sc;
+    targets.forEach((t, i) => {
+      if (t.panel !== pi) return;
+      if (t.kind === "line") {
+        const dx = Math.abs(t.x - x), dy = Math.abs(t.y - y);
+        if (dx < bx - 0.5 || (dx <= bx + 0.5 && dy < by)) { bx = dx; by = dy; best = i; }
+      }
+    });
+    if (best >= 0) return best;
+    targets.forEach((t, i) => {
+      if (t.panel !== pi || t.kind !== "points") return;
+      const d = Math.hypot(t.x - x, t.y - y);
+      if (d < bp) { bp = d; best = i; }
+    });
+    return best;
+  }
+  // A tap shows the value under the finger. A tap away from every target, or on the
+  // target whose value is already shown, is a tap on the picture (on a phone the page
+  // opens it enlarged, book.js).
+  let again = false;
+  svg.addEventListener("pointerdown", (ev) => {
+    const i = nearest(ev);
+    again = i < 0 || i === api.current();
+  });
+  const api = interact({ box: wrap, svg, targets, W, tip, live, hi, nearest });
+  svg.addEventListener("click", () => { if (again) img.click(); });
+  // the SVG covers the image's content box (its card's padding differs in dark mode)
+  function place() {
+    const cs = getComputedStyle(img);
+    const px = (k) => parseFloat(cs[k]) || 0;
+    const left = img.offsetLeft + px("borderLeftWidth") + px("paddingLeft");
+    const top = img.offsetTop + px("borderTopWidth") + px("paddingTop");
+    const w = img.clientWidth - px("paddingLeft") - px("paddingRight");
+    const h = img.clientHeight - px("paddingTop") - px("paddingBottom");
+    svg.style.left = `${left}px`;
+    svg.style.top = `${top}px`;
+    svg.setAttribute("width", Math.max(1, w));
+    svg.setAttribute("height", Math.max(1, h));
+  }
+  place();
+  img.addEventListener("load", place);
+  if (typeof ResizeObserver !== "undefined") new ResizeObserver(place).observe(img);
+  if (typeof MutationObserver !== "undefined") {
+    new MutationObserver(place).observe(doc.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
+  }
+  window.addEventListener("resize", place);
+  return { el: wrap, svg, targets, place, ...api };
+}
+
 /** Draw every static slider under `root` from its stored data. */
 export function boot(root) {
   const r = root || document;
   style(r.ownerDocument || r);
   r.querySelectorAll(".book-slider").forEach(slider);
+  r.querySelectorAll("script.book-chart-data").forEach(overlay);
 }
 
 /** anywidget: the chart of the knobs' current state, redrawn when it changes. */

@@ -315,8 +315,12 @@ def _paths(ax, coll, r, kind):
 
 
 def _points(ax, pc, r):
-    xy = _to_data(ax, pc, pc.get_offsets()) if len(pc.get_offsets()) else []
-    xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+    # a scatter's points are its offsets, placed by its offset transform (its own
+    # transform only sizes the markers)
+    xy = np.asarray(pc.get_offsets(), dtype=float).reshape(-1, 2)
+    tr = pc.get_offset_transform()
+    if len(xy) and tr != ax.transData:
+        xy = ax.transData.inverted().transform(tr.transform(xy))
     faces = pc.get_facecolor()
     m = {
         "k": "points",
@@ -603,3 +607,67 @@ def chart(fig, digits: int = 4) -> dict:
     if texts:
         out["texts"] = texts
     return out
+
+
+# still figures ------------------------------------------------------------------------
+#: What a still figure's overlay reads of each mark: where it is and what it holds. The
+#: picture is matplotlib's, so nothing that only draws (colours of cells and lines,
+#: widths, annotations, areas) is carried. A bar keeps its colour: the site's test
+#: reads the picture's pixel under the bar's target against it.
+_HOVER_MARK = {
+    "line": ("k", "x", "y", "label", "n"),
+    "points": ("k", "x", "y", "label"),
+    "bar": ("k", "x", "w", "y0", "h", "o", "c", "label"),
+    "cells": ("k", "rows", "cols", "v", "extent", "origin", "xe", "ye", "label"),
+}
+_HOVER_PANEL = ("xlim", "ylim", "xscale", "yscale", "xticks", "yticks")
+_HOVER_PANEL += ("xlabel", "ylabel")
+
+
+def _panel_axes(fig):
+    """The axes `chart` makes panels of, in its order (visible, not colour bars)."""
+    return [a for a in fig.axes if a.get_visible() and not hasattr(a, "_colorbar")]
+
+
+def panel_boxes(fig) -> list:
+    """Each panel's plotting box in the drawn figure, as fractions of the image from its
+    top left corner: ``[left, top, right, bottom]``. Read after the figure is drawn
+    (matplotlib's layout, so it may move by a pixel between releases and fonts; the
+    notebooks store it where nbval does not compare it, tests/nbval-sanitize.cfg)."""
+    out = []
+    for ax in _panel_axes(fig):
+        b = ax.get_position()
+        out.append([round(float(v), 4) for v in (b.x0, 1 - b.y1, b.x1, 1 - b.y0)])
+    return out
+
+
+def still(fig, digits: int = 4):
+    """A drawn still figure's hover data and its panels' boxes, as ``(data, boxes)``:
+    the marks a reader can ask for a value (bars, heatmap cells, line and scatter
+    points) with what names them (axis labels, ticks, legend labels), from `chart`,
+    rounded the same way. ``None`` when the figure holds no such mark. An artist
+    `chart` does not know raises its ValueError: such a figure gets no hover."""
+    full = chart(fig, digits)
+    boxes = panel_boxes(fig)
+    if len(boxes) != len(full["axes"]):  # pragma: no cover - the same filter
+        raise ValueError("chart: panels and boxes disagree")
+    axes, kept = [], []
+    for p, box in zip(full["axes"], boxes):
+        marks = [
+            {k: m[k] for k in _HOVER_MARK[m["k"]] if k in m}
+            for m in p["marks"]
+            if m["k"] in _HOVER_MARK and not m.get("nh")
+        ]
+        if not marks:
+            continue
+        panel = {k: p[k] for k in _HOVER_PANEL if k in p and p[k] not in ("", [])}
+        panel["marks"] = marks
+        axes.append(panel)
+        kept.append(box)
+    if not axes:
+        return None
+    data = {"w": full["w"], "h": full["h"], "axes": axes}
+    labels = [b["label"] for b in full.get("bars", ())]
+    if any(m["k"] == "cells" for p in axes for m in p["marks"]) and labels:
+        data["bars"] = [{"label": lab} for lab in labels]
+    return data, kept

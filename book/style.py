@@ -692,15 +692,71 @@ def figure_html(r: Rendered, alt: str) -> str:
     return img_tag(r, alt)
 
 
+#: A still figure's hover data, in bytes gzipped, at most: a figure whose data would
+#: weigh more is shown without hover (logged, see `_hover`). Lines are already thinned
+#: by book.chartdata; this bounds a large heatmap.
+MAX_HOVER = 16_000
+
+
+def _hover(fig):
+    """`fig`'s hover data for the site, as ``(json, boxes json)``, or None.
+
+    Only when the book is built (``BOOK_WIDGETS=static``): the site's book/chart.js
+    lays targets over the image from it. A figure that `book.chartdata.chart` cannot
+    read in full (an artist it does not know), or with no bar, cell or point to ask,
+    or over `MAX_HOVER`, gets none; with the log on (book.log) the reason is logged,
+    never printed, so a page's outputs do not depend on it."""
+    import gzip
+    import json
+
+    from .chartdata import still
+    from .log import log
+    from .slider import widget_mode
+
+    if widget_mode() != "static":
+        return None
+    title = _clean(fig._suptitle.get_text()) if fig._suptitle else ""
+    try:
+        got = still(fig)
+    except ValueError as e:
+        log("hover", title=title, hover=False, reason=str(e))
+        return None
+    if got is None:
+        log("hover", title=title, hover=False, reason="no bar, cell or point")
+        return None
+    data, boxes = got
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    packed = len(gzip.compress(text.encode(), 9, mtime=0))
+    if packed > MAX_HOVER:
+        log("hover", title=title, hover=False, reason=f"{packed} bytes gzipped")
+        return None
+    log("hover", title=title, hover=True, bytes=packed)
+    return text.replace("</", "<\\/"), json.dumps(boxes, separators=(",", ":"))
+
+
+def hover_html(hover) -> str:
+    """The hover data beside a still figure's <img>: a JSON script the site's
+    book/chart.js reads (inert elsewhere). The panels' pixel boxes sit in its
+    `data-boxes` attribute, which nbval does not compare (tests/nbval-sanitize.cfg)."""
+    if hover is None:
+        return ""
+    text, boxes = hover
+    return (
+        f'<script type="application/json" class="book-chart-data" '
+        f'data-boxes="{html.escape(boxes, quote=True)}">{text}</script>'
+    )
+
+
 class _Figure:
     """A rendered figure: HTML with alt text for the site and JupyterLab; its text/plain
-    is the alt text and the manifest, so nbval compares what a reader reads in it."""
+    is the alt text and the manifest, so nbval compares what a reader reads in it.
+    Built for the site, its HTML also carries the figure's hover data (`_hover`)."""
 
-    def __init__(self, rendered: Rendered, alt: str):
-        self.rendered, self.alt = rendered, alt
+    def __init__(self, rendered: Rendered, alt: str, hover=None):
+        self.rendered, self.alt, self.hover = rendered, alt, hover
 
     def _repr_html_(self):
-        return figure_html(self.rendered, self.alt)
+        return figure_html(self.rendered, self.alt) + hover_html(self.hover)
 
     def __repr__(self):
         return f"[figure: {self.alt}]\n{self.rendered.manifest}"
@@ -720,8 +776,9 @@ def show(fig, alt: str, *, dpi: int | None = None) -> None:
         raise ValueError(f"show: dpi must be an int in 30..300, got {dpi!r}")
     try:
         r = render(fig)
+        hover = _hover(fig)  # read from the figure as drawn, before it is closed
     finally:
         plt.close(fig)
     from IPython.display import display
 
-    display(_Figure(r, alt))
+    display(_Figure(r, alt, hover))

@@ -148,3 +148,17 @@ def test_float_noise_is_stored_as_zero_on_linear_axes_only():
     assert panels[1]["marks"][0]["y"] == [1.0, 2.4e-16, 0.5]
     cells = [m for m in panels[2]["marks"] if m["k"] == "cells"][0]
     assert cells["v"] == [0.84, 0, 0, -0.84]
+
+
+@pytest.mark.parametrize("scale", ["linear", "log"])
+def test_scatter_points_are_their_data(scale):
+    """A scatter's points are its offsets in data (its own transform only sizes the
+    markers): the data holds the values the page plotted, on any axis scale."""
+    fig, ax = new_figure("Three points")
+    ax.scatter([1e18, 1e19, 1e20], [24.5, 26.0, 28.4], label="models")
+    ax.set_xscale(scale)
+    ax.set_xlabel("FLOPs")
+    ax.set_ylabel("BLEU")
+    (pts,) = _drawn(fig)["axes"][0]["marks"]
+    assert pts["k"] == "points" and pts["label"] == "models"
+    assert pts["x"] == [1e18, 1e19, 1e20] and pts["y"] == [24.5, 26.0, 28.4]

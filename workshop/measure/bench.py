@@ -315,6 +315,9 @@ def main(argv: list[str]) -> int:
     from workshop.measure import slider_bytes
 
     rows += slider_bytes.rows(OUT / "_build" / "html")
+    from workshop.measure import still_bytes
+
+    rows += still_bytes.rows(OUT / "_build" / "html")
     rows += floor_rows()
     print_rows(rows)
     return 0 if all(r[3] for r in rows) else 1

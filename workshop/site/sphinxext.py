@@ -477,13 +477,19 @@ NEEDED_BY = {
     "copybutton.js": 'class="highlight',
     "clipboard.min.js": 'class="highlight',
     "mystnb.": 'class="cell',  # notebook cells and their outputs
-    "chart.js": 'class="book-slider"',  # draws a slider's states (book/chart.js)
+    # draws a slider's states, and lays hover targets over a still figure that
+    # carries its data (book/chart.js, book/style.py hover_html)
+    "chart.js": ('class="book-slider"', 'class="book-chart-data"'),
 }
 
 
 def _unused_assets(context) -> None:
     body = context.get("body", "")
-    unused = [name for name, mark in NEEDED_BY.items() if mark not in body]
+    unused = [
+        name
+        for name, marks in NEEDED_BY.items()
+        if not any(m in body for m in ((marks,) if isinstance(marks, str) else marks))
+    ]
 
     def keep(asset):
         name = str(getattr(asset, "filename", asset) or "")
