@@ -204,10 +204,10 @@ def test_slices_and_shared_gradients_add_up_in_place():
     t = rng.standard_normal((5, 2))
 
     def f():
-        h = x * 0.5 + x  # x twice
-        s = h + h  # one gradient array, handed to h twice
-        parts = s[:, 0:2] + s[:, 2:4] * 3 + s[:, 4:6]
-        return mse(parts + h[:, 1:3], t)
+        a, b = x * 0.5, x - 1.0
+        s = a + b  # add hands one gradient array to both a and b
+        parts = s[:, 0:2] + s[:, 2:4] * 3 + s[:, 4:6]  # s sliced three ways
+        return mse(parts + a[:, 1:3] + b[:, 3:5] * a[:, 0:2], t)
 
     assert gradcheck(f, [x], entries=12) < 1e-7
     y = x * 2.0
