@@ -25,16 +25,7 @@ import numbers
 
 import numpy as np
 
-__all__ = [
-    "Var",
-    "linear",
-    "relu",
-    "softmax",
-    "layer_norm",
-    "mse",
-    "gradcheck",
-    "gradients",
-]
+__all__ = ["Var", "linear", "relu", "softmax", "layer_norm", "mse", "gradcheck"]
 
 # Every matrix product goes through this name, so that workshop.measure.bench can count
 # the floating-point operations a page does (it swaps in a counting wrapper).
@@ -186,7 +177,20 @@ class Var:
         """Fill `.grad` of every Var this scalar depends on with d self / d that Var."""
         if self.value.size != 1:
             raise ValueError(f"backward: start from a scalar, got shape {self.shape}")
-        order = _order([self])
+        order, seen = [], set()
+        stack = [(self, False)]
+        while (
+            stack
+        ):  # iterative depth-first search: deep networks need no recursion limit
+            node, done = stack.pop()
+            if done:
+                order.append(node)
+                continue
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            stack.append((node, True))
+            stack.extend((p, False) for p in node._parents if id(p) not in seen)
         for node in order:
             node.grad = None
         self.grad = np.ones_like(self.value)
@@ -198,80 +202,6 @@ class Var:
                 _accumulate(parent, g, owned)
             if node._parents:  # an intermediate: its gradient is no longer needed
                 node.grad = None
-
-
-def _order(roots) -> list:
-    """Every Var the roots depend on, each after all of its parents: a depth-first
-    search from each root in turn, sharing what earlier searches saw. Iterative:
-    deep networks need no recursion limit."""
-    order, seen = [], set()
-    for root in roots:
-        stack = [(root, False)]
-        while stack:
-            node, done = stack.pop()
-            if done:
-                order.append(node)
-                continue
-            if id(node) in seen:
-                continue
-            seen.add(id(node))
-            stack.append((node, True))
-            stack.extend((p, False) for p in node._parents if id(p) not in seen)
-    return order
-
-
-def gradients(losses, on_leaf) -> None:
-    """The gradients of several scalars in one backward sweep, each loss's kept apart.
-
-    `on_leaf(i, var, grad)` is called once for every Var without parents (a parameter,
-    an input) that `losses[i]` depends on, with d losses[i] / d var, when it is final;
-    nothing is stored in `.grad`. Each gradient is the one `losses[i].backward()` gives.
-    The sweep visits each operation once and sends back every loss's gradient through
-    it in turn, while its arrays are still in cache: where the losses share a network
-    (one stack, its loss read after different layers), that is one pass, not one per
-    loss. Pass the loss that depends on the most first: when the others hang off it
-    (each joined to it through one Var), every gradient is then summed in the order of
-    its own backward, bit for bit."""
-    losses = list(losses)
-    for loss in losses:
-        if not isinstance(loss, Var) or loss.value.size != 1:
-            raise ValueError(
-                f"gradients: every loss must be a scalar Var, got {loss!r}"
-            )
-    pending = {}  # id(Var) -> {loss index: its gradient so far}
-    for i, loss in enumerate(losses):
-        pending.setdefault(id(loss), {})[i] = np.ones_like(loss.value)
-    owned = set()  # (id(Var), loss index) whose gradient is an array made here
-    for node in reversed(_order(losses)):
-        mine = pending.pop(id(node), None)
-        if not mine:
-            continue
-        for i in sorted(mine):
-            if not node._parents:
-                on_leaf(i, node, mine[i])
-            elif node._back is not None:
-                for parent, g in zip(node._parents, node._back(mine[i])):
-                    _add(pending.setdefault(id(parent), {}), i, parent, g, owned)
-
-
-def _add(grads: dict, i: int, var: Var, g, owned: set) -> None:
-    """_accumulate for one loss's gradient of `var`, held in grads[i]."""
-    key = (id(var), i)
-    if isinstance(g, _Part):
-        if key not in owned:
-            full = np.zeros(var.shape, dtype=g.g.dtype)
-            if i in grads:
-                full += grads[i]
-            grads[i] = full
-            owned.add(key)
-        grads[i][g.index] += g.g
-    elif i not in grads:
-        grads[i] = g
-    elif key in owned and np.result_type(grads[i], g) == grads[i].dtype:
-        grads[i] += g
-    else:
-        grads[i] = grads[i] + g
-        owned.add(key)
 
 
 class _Part:
