@@ -272,10 +272,9 @@ def linear(x: Var, W: Var, b: Var) -> Var:
 
 def relu(x: Var) -> Var:
     x = _as_var(x)
-    # a mask of ones and zeros as floats: multiplying by it is x * (x > 0) without
-    # converting a boolean array on every use
-    mask = (x.value > 0).astype(x.value.dtype)
-    return Var(x.value * mask, _parents=(x,), _back=lambda g: (g * mask,))
+    y = np.maximum(x.value, 0.0)
+    # y > 0 where x > 0: the output is its own mask, and no other array is kept
+    return Var(y, _parents=(x,), _back=lambda g: (g * (y > 0),))
 
 
 def softmax(x: Var) -> Var:
