@@ -70,3 +70,15 @@ def _one_blas_thread() -> None:
 
 
 _one_blas_thread()
+
+
+def _reuse_freed_memory() -> None:
+    """Keep freed array memory for the next array (book.parallel.reuse_freed_memory):
+    a page that makes and frees many large arrays stops paying a page fault for every
+    4 KB of every new one. It changes where arrays live, not what they hold."""
+    from .parallel import reuse_freed_memory
+
+    reuse_freed_memory()
+
+
+_reuse_freed_memory()

@@ -100,6 +100,10 @@ class Var:
         return _as_var(other) + (-self)
 
     def __mul__(self, other):
+        if isinstance(other, numbers.Real) and not isinstance(other, bool):
+            # a fixed number (a scale): only self needs a gradient
+            c = np.float64(other)
+            return Var(self.value * c, _parents=(self,), _back=lambda g: (g * c,))
         other = _as_var(other)
         a, b = self, other
 
@@ -153,11 +157,10 @@ class Var:
         )
 
         def back(g):
+            if basic:  # slices pick each entry at most once: backward writes g there
+                return (_Part(index, g),)
             full = np.zeros(old, dtype=g.dtype)
-            if basic:  # slices pick each entry at most once
-                full[index] = g
-            else:  # an index array may pick the same entry twice: add, do not overwrite
-                np.add.at(full, index, g)
+            np.add.at(full, index, g)  # an index array may pick an entry twice: add
             return (full,)
 
         return Var(self.value[index], _parents=(self,), _back=back)
@@ -191,13 +194,45 @@ class Var:
         for node in order:
             node.grad = None
         self.grad = np.ones_like(self.value)
+        owned = set()  # ids of the Vars whose .grad is an array made here, not shared
         for node in reversed(order):
             if node._back is None or node.grad is None:
                 continue
             for parent, g in zip(node._parents, node._back(node.grad)):
-                parent.grad = g if parent.grad is None else parent.grad + g
+                _accumulate(parent, g, owned)
             if node._parents:  # an intermediate: its gradient is no longer needed
                 node.grad = None
+
+
+class _Part:
+    """The gradient of a slice: `g` at `index` of an array of zeros, left for
+    `backward` to add in place rather than written out in full."""
+
+    __slots__ = ("index", "g")
+
+    def __init__(self, index, g):
+        self.index, self.g = index, g
+
+
+def _accumulate(var: Var, g, owned: set) -> None:
+    """Add the gradient `g` to `var.grad`. A first gradient is kept as it is (it may be
+    shared with another Var); a second one is added into an array of var's own, in place
+    after that: the same sums, fewer arrays."""
+    if isinstance(g, _Part):
+        if id(var) not in owned:
+            full = np.zeros(var.shape, dtype=g.g.dtype)
+            if var.grad is not None:
+                full += var.grad
+            var.grad = full
+            owned.add(id(var))
+        var.grad[g.index] += g.g
+    elif var.grad is None:
+        var.grad = g
+    elif id(var) in owned and np.result_type(var.grad, g) == var.grad.dtype:
+        var.grad += g
+    else:
+        var.grad = var.grad + g
+        owned.add(id(var))
 
 
 def linear(x: Var, W: Var, b: Var) -> Var:
@@ -237,8 +272,9 @@ def linear(x: Var, W: Var, b: Var) -> Var:
 
 def relu(x: Var) -> Var:
     x = _as_var(x)
-    mask = x.value > 0
-    return Var(x.value * mask, _parents=(x,), _back=lambda g: (g * mask,))
+    y = np.maximum(x.value, 0.0)
+    # y > 0 where x > 0: the output is its own mask, and no other array is kept
+    return Var(y, _parents=(x,), _back=lambda g: (g * (y > 0),))
 
 
 def softmax(x: Var) -> Var:

@@ -192,3 +192,23 @@ def test_errors_name_the_bad_value():
         gradcheck(
             lambda: mse(Var(np.ones(1)), np.ones(1)), [Var(np.ones(1))], entries=0
         )
+
+
+def test_slices_and_shared_gradients_add_up_in_place():
+    """backward adds a slice's gradient into an array of the input's own, and adds in
+    place only into arrays it made: a value used whole, sliced three ways and added to
+    itself (add hands one array to both sides) still gets central differences'
+    gradient, and a scale by a plain number has no gradient of its own."""
+    rng = np.random.default_rng(7)
+    x = _rand(rng, 5, 6, name="x")
+    t = rng.standard_normal((5, 2))
+
+    def f():
+        a, b = x * 0.5, x - 1.0
+        s = a + b  # add hands one gradient array to both a and b
+        parts = s[:, 0:2] + s[:, 2:4] * 3 + s[:, 4:6]  # s sliced three ways
+        return mse(parts + a[:, 1:3] + b[:, 3:5] * a[:, 0:2], t)
+
+    assert gradcheck(f, [x], entries=12) < 1e-7
+    y = x * 2.0
+    assert y._parents == (x,)

@@ -245,8 +245,9 @@ def test_the_checks_catch_a_second_spelling(tmp_path):
 
 def test_book_reads_only_the_readers_environment():
     """book/ reads the environment for what a reader's kernel needs and nothing else:
-    the slider mode (BOOK_WIDGETS), whether the reader chose a BLAS thread count, and
-    the one opt-in log (book.log)."""
+    the slider mode (BOOK_WIDGETS), whether the reader chose a BLAS thread count or
+    set glibc's allocator (book.parallel.MALLOC_VARS), and the one opt-in log
+    (book.log)."""
     readers = {
         p.name: sorted(set(re.findall(r"environ\.get\(([^,)]+)", p.read_text())))
         for p in _py("book")
@@ -255,5 +256,6 @@ def test_book_reads_only_the_readers_environment():
     assert readers == {
         "__init__.py": ["v"],
         "log.py": ["LOG"],
+        "parallel.py": ["v"],
         "slider.py": ['"BOOK_WIDGETS"'],
     }, readers
