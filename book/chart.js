@@ -147,6 +147,13 @@ function tickNear(ticks, v) {
   return best ? best[1] : null;
 }
 
+// A value the data drew at 0 because it may be float noise (book.chartdata NOISE) is
+// named by its bound, as the book prints noise: "< 4e-12".
+function valueText(m, i, v) {
+  const tiny = m.tiny === 1 || (Array.isArray(m.tiny) && m.tiny.includes(i));
+  return tiny ? `< ${fmt(m.lt)}` : fmt(v);
+}
+
 function join(parts) {
   return parts.filter((p) => p !== null && p !== undefined && p !== "").join(", ");
 }
@@ -163,7 +170,7 @@ export function tipText(panel, m, i, data) {
     const where = named(h ? panel.ylabel : panel.xlabel,
       tickNear(h ? panel.yticks : panel.xticks, c) ?? fmt(+c.toPrecision(4)));
     const v = h ? m.w : m.h;
-    return `${join([m.label, where])}: ${named(h ? panel.xlabel : panel.ylabel, fmt(v))}`;
+    return `${join([m.label, where])}: ${named(h ? panel.xlabel : panel.ylabel, valueText(m, i, v))}`;
   }
   if (m.k === "cells") {
     const r = Math.floor(i / m.cols), c = i % m.cols;
@@ -172,11 +179,11 @@ export function tipText(panel, m, i, data) {
     const col = tickAt(panel.xticks, xc) ?? fmt(xc);
     const what = (data.bars && data.bars.length === 1 && data.bars[0].label) || "value";
     return `${join([m.label, named(panel.ylabel, row), named(panel.xlabel, col)])}: ` +
-      `${what} ${fmt(m.v[i])}`;
+      `${what} ${valueText(m, i, m.v[i])}`;
   }
   const x = m.x[i], y = m.y[i];
   const where = named(panel.xlabel, tickAt(panel.xticks, x) ?? fmt(x));
-  return `${join([m.label, where])}: ${named(panel.ylabel, fmt(y))}`;
+  return `${join([m.label, where])}: ${named(panel.ylabel, valueText(m, i, y))}`;
 }
 
 function cellCentre(m, r, c) {

@@ -251,8 +251,11 @@ def _cells(im, r, x_edges=None, y_edges=None):
     shown = np.where(np.ma.getmaskarray(A), np.nan, raw)
     values = [r(v) if math.isfinite(v) else None for v in shown.ravel()]
     finite = [abs(v) for v in values if v is not None]
-    if finite:
-        values = _snap(values, NOISE * max(finite))
+    tiny, floor = [], 0.0
+    if finite and max(finite):
+        floor = NOISE * max(finite)
+        tiny = _tiny(values, floor)
+        values = _snap(values, floor)
     # colours from the stored values, so that a cell's colour is as machine-independent
     # as its number (noise at a diverging map's midpoint would flip its shade)
     stored = np.array([np.nan if v is None else v for v in values]).reshape(A.shape)
@@ -268,6 +271,8 @@ def _cells(im, r, x_edges=None, y_edges=None):
         "v": values,
         "c": colours,
     }
+    if tiny:
+        m["tiny"], m["lt"] = tiny, _bound(floor)
     if x_edges is None:
         left, right, bottom, top = im.get_extent()
         m["extent"] = [r(left), r(right), r(bottom), r(top)]
@@ -540,8 +545,11 @@ def _panel(ax, r, key):
 
 
 #: A value smaller than this share of its axis's largest limit (or, for a heatmap's
-#: cells, of its largest cell) is float noise: `-2.4e-16` where the page computed zero.
-#: Its digits depend on the BLAS kernel and the SIMD path, so the data stores 0.
+#: cells, of its largest cell) may be float noise: `-2.4e-16` where the page computed
+#: zero, whose digits depend on the BLAS kernel and the SIMD path. The data draws it
+#: at 0 and names it as a bound, as the book prints noise: the mark's ``"tiny"`` lists
+#: the indices (``1`` for a bar's value) and ``"lt"`` the bound, so a hover says
+#: ``< 4e-12``, never a digit that differs from machine to machine.
 NOISE = 1e-12
 
 
@@ -549,6 +557,17 @@ def _snap(values, floor):
     if isinstance(values, list):
         return [0 if v is not None and abs(v) < floor else v for v in values]
     return 0 if values is not None and abs(values) < floor else values
+
+
+def _tiny(values, floor) -> list[int]:
+    """The indices of `values` that `_snap` sets to 0 and that were not 0."""
+    return [i for i, v in enumerate(values) if v and abs(v) < floor]
+
+
+def _bound(floor: float) -> float:
+    """The bound a hover names for a snapped value: `floor` rounded up to one digit."""
+    e = math.floor(math.log10(floor))
+    return float(f"{math.ceil(floor / 10**e - 1e-9)}e{e}")
 
 
 def _snap_noise(p) -> None:
@@ -563,9 +582,18 @@ def _snap_noise(p) -> None:
     for m in p["marks"]:
         if m["k"] in ("cells", "text"):  # cells are snapped where they are read
             continue
+        # the value a hover names: a bar's length, a line's or a point's y
+        value = ("w" if m.get("o") == "h" else "h") if m["k"] == "bar" else "y"
         for field, axis in fields.items():
-            if field in m and floors[axis]:
-                m[field] = _snap(m[field], floors[axis])
+            if field not in m or not floors[axis]:
+                continue
+            if field == value:
+                v = m[field]
+                tiny = _tiny(v if isinstance(v, list) else [v], floors[axis])
+                if tiny:
+                    m["tiny"] = tiny if isinstance(v, list) else 1
+                    m["lt"] = _bound(floors[axis])
+            m[field] = _snap(m[field], floors[axis])
 
 
 def chart(fig, digits: int = 4) -> dict:
@@ -615,10 +643,11 @@ def chart(fig, digits: int = 4) -> dict:
 #: widths, annotations, areas) is carried. A bar keeps its colour: the site's test
 #: reads the picture's pixel under the bar's target against it.
 _HOVER_MARK = {
-    "line": ("k", "x", "y", "label", "n"),
-    "points": ("k", "x", "y", "label"),
-    "bar": ("k", "x", "w", "y0", "h", "o", "c", "label"),
-    "cells": ("k", "rows", "cols", "v", "extent", "origin", "xe", "ye", "label"),
+    "line": ("k", "x", "y", "label", "n", "tiny", "lt"),
+    "points": ("k", "x", "y", "label", "tiny", "lt"),
+    "bar": ("k", "x", "w", "y0", "h", "o", "c", "label", "tiny", "lt"),
+    "cells": ("k", "rows", "cols", "v", "extent", "origin", "xe", "ye", "label", "tiny")
+    + ("lt",),
 }
 _HOVER_PANEL = ("xlim", "ylim", "xscale", "yscale", "xticks", "yticks")
 _HOVER_PANEL += ("xlabel", "ylabel")

@@ -144,10 +144,13 @@ def test_float_noise_is_stored_as_zero_on_linear_axes_only():
     for a in (a1, a2, a3):
         a.set(xlabel="x", ylabel="y")
     panels = _drawn(fig)["axes"]
-    assert panels[0]["marks"][0]["y"] == [1.0, 0, 0.5]
+    line = panels[0]["marks"][0]
+    assert line["y"] == [1.0, 0, 0.5] and line["tiny"] == [1]  # a hover names "< lt"
+    assert 1e-12 <= line["lt"] <= 1e-11
     assert panels[1]["marks"][0]["y"] == [1.0, 2.4e-16, 0.5]
+    assert "tiny" not in panels[1]["marks"][0]
     cells = [m for m in panels[2]["marks"] if m["k"] == "cells"][0]
-    assert cells["v"] == [0.84, 0, 0, -0.84]
+    assert cells["v"] == [0.84, 0, 0, -0.84] and cells["tiny"] == [1, 2]
 
 
 @pytest.mark.parametrize("scale", ["linear", "log"])
