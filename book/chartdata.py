@@ -271,8 +271,9 @@ def _cells(im, r, x_edges=None, y_edges=None):
         "v": values,
         "c": colours,
     }
-    if tiny:
-        m["tiny"], m["lt"] = tiny, _bound(floor)
+    # cells snap silently: whether a noise cell is exactly 0 or 1e-17 depends on the
+    # machine, so a list of them would too (and a masked weight is exactly 0)
+    del tiny
     if x_edges is None:
         left, right, bottom, top = im.get_extent()
         m["extent"] = [r(left), r(right), r(bottom), r(top)]

@@ -762,12 +762,16 @@ class _Figure:
         return f"[figure: {self.alt}]\n{self.rendered.manifest}"
 
 
-def show(fig, alt: str, *, dpi: int | None = None) -> None:
+def show(fig, alt: str, *, dpi: int | None = None, hover: bool = True) -> None:
     """Check the house rules, then display `fig` with alt text, and close it.
 
     `dpi` is accepted for old callers and ignored: every
-    figure is drawn at `DENSITY`."""
+    figure is drawn at `DENSITY`. ``hover=False`` gives the site's figure no hover
+    values: for a chart whose numbers differ from machine to machine (a chaotic
+    product, float noise), where only the picture and the printed bounds hold."""
     alt = _check_alt("show", alt)
+    if not isinstance(hover, bool):
+        raise TypeError(f"show: hover must be True or False, got {hover!r}")
     if not hasattr(fig, "savefig"):
         raise TypeError(f"show: expected a matplotlib Figure, got {type(fig).__name__}")
     if dpi is not None and (
@@ -776,7 +780,8 @@ def show(fig, alt: str, *, dpi: int | None = None) -> None:
         raise ValueError(f"show: dpi must be an int in 30..300, got {dpi!r}")
     try:
         r = render(fig)
-        hover = _hover(fig)  # read from the figure as drawn, before it is closed
+        # read from the figure as drawn, before it is closed
+        hover = _hover(fig) if hover else None
     finally:
         plt.close(fig)
     from IPython.display import display
