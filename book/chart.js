@@ -97,6 +97,7 @@ function scale(lim, log, a, b) {
 const DASH = { "--": "5 3", ":": "1.5 2.5", "-.": "6 2.5 1.5 2.5" };
 
 let measurer = null;
+let clipCount = 0;
 function textWidth(svg, s, size, bold) {
   try {
     if (!measurer || measurer.ownerSVGElement !== svg) {
@@ -361,7 +362,7 @@ export function draw(box, data, alt) {
       el("text", { x: (x0 + x1) / 2, y: cy + 4 + (i + 1) * (FS + 2), "text-anchor": "middle",
         "font-size": FS + 0.5, "font-weight": 700 }, panel).textContent = t;
     });
-    const clipId = `bkc${Math.random().toString(36).slice(2, 9)}`;
+    const clipId = `bkc${++clipCount}`;  // unique on the page, the same every load
     const clip = el("clipPath", { id: clipId }, panel);
     el("rect", { x: x0 - 1, y: y0 - 1, width: x1 - x0 + 2, height: y1 - y0 + 2 }, clip);
     if (!p.off) {
