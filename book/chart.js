@@ -550,6 +550,8 @@ function slider(root) {
     if (root.dataset.state !== [...inputs].map((i) => i.value).join(",")) update();
   });
   update();
+  // the margins are measured in the page's fonts: once they have loaded, draw again
+  if (document.fonts && document.fonts.status !== "loaded") document.fonts.ready.then(update);
   if (typeof ResizeObserver !== "undefined") {
     let w = box.clientWidth;
     new ResizeObserver(() => {

@@ -46,3 +46,20 @@ def test_display_math_aligns_equations_split_by_blank_lines():
     assert math._display_tex(node) == r"\begin{aligned}a = 1\\b = 2\end{aligned}"
     node = SimpleNamespace(astext=lambda: r"a \\ b")
     assert math._display_tex(node) == r"\begin{split}a \\ b\end{split}"
+
+
+def test_a_page_carries_each_glyph_once(tex):
+    """Formulas use the page's one copy of a glyph: MathJax's per-formula definitions
+    are taken out, and a hidden SVG at the top of the page defines them."""
+    a, b = tex.svg(r"x^2", False), tex.svg(r"x + y", False)
+    assert "<defs>" not in a and "<path" not in a  # the glyphs left the formula
+    assert 'xlink:href="#mjx-TEX-I-1D465"' in a and 'xlink:href="#mjx-TEX-I-1D465"' in b
+    glyphs = {**tex.glyphs(r"x^2", False), **tex.glyphs(r"x + y", False)}
+    assert {"TEX-I-1D465", "TEX-N-32", "TEX-I-1D466"} <= set(glyphs)
+    defs = math.glyph_defs(glyphs)
+    assert defs.count('id="mjx-TEX-I-1D465"') == 1 and 'aria-hidden="true"' in defs
+
+
+def test_an_id_left_unshared_is_an_error():
+    with pytest.raises(ValueError, match="unshared"):
+        math.share_glyphs('<svg><use xlink:href="#MJX-3-OTHER-1"></use></svg>')

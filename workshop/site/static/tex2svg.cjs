@@ -10,7 +10,7 @@ require(path.join(root, "node_modules", "mathjax"))
     loader: { load: ["input/tex", "output/svg", "a11y/assistive-mml"] },
     // An unknown macro is an error (MathJax would draw it in red, and the build would pass).
     tex: { packages: { "[+]": ["ams"], "[-]": ["noundefined"] } },
-    svg: { fontCache: "none" },
+    svg: { fontCache: "local" },  // glyphs shared per page by math.py
     startup: { typeset: false },
   })
   .then((MJ) => {
