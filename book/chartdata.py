@@ -540,7 +540,7 @@ def _panel(ax, r, key):
                 f"({a.get_label()!r}), which chart() does not draw"
             )
     p["marks"] = marks
-    _snap_noise(p)
+    _snap_noise(p, r.digits)
     _legend(ax.get_legend(), key)
     return p
 
@@ -571,14 +571,31 @@ def _bound(floor: float) -> float:
     return float(f"{math.ceil(floor / 10**e - 1e-9)}e{e}")
 
 
-def _snap_noise(p) -> None:
-    """Float noise in a panel's marks set to zero, on linear axes (on a log axis a
-    tiny positive value is a value)."""
-    floors = {}
+def _quantise(values, q):
+    """`values` to the nearest multiple of `q` (a power of ten), -0 written 0."""
+    d = -round(math.log10(q))
+
+    def one(v):
+        return None if v is None else (round(v, d) or 0)
+
+    return [one(v) for v in values] if isinstance(values, list) else one(values)
+
+
+def _snap_noise(p, digits: int) -> None:
+    """On a linear axis, the value a hover names (a line's or a point's y, a bar's
+    length) is kept to `digits` digits of the axis's scale, not of itself: near zero
+    a fitted curve's value has few digits that hold (-0.004733 on one CPU, -0.004734
+    on another, for an ill-conditioned fit on an axis to 3), and float noise has none.
+    A nonzero value that this rounds to 0 is named by its bound ("tiny", "lt"). Other
+    numbers (positions) have float noise set to 0. On a log axis a tiny positive
+    value is a value, and is kept."""
+    floors, quanta = {}, {}
     for axis in "xy":
         lim = [abs(v) for v in p[f"{axis}lim"] if v is not None]
         linear = p.get(f"{axis}scale") != "log"
-        floors[axis] = NOISE * max(lim) if linear and lim else 0.0
+        top = max(lim) if linear and lim else 0.0
+        floors[axis] = NOISE * top
+        quanta[axis] = 10.0 ** (math.floor(math.log10(top)) - digits) if top else 0.0
     fields = {"x": "x", "y": "y", "w": "x", "y0": "y", "h": "y"}
     for m in p["marks"]:
         if m["k"] in ("cells", "text"):  # cells are snapped where they are read
@@ -588,13 +605,17 @@ def _snap_noise(p) -> None:
         for field, axis in fields.items():
             if field not in m or not floors[axis]:
                 continue
-            if field == value:
-                v = m[field]
-                tiny = _tiny(v if isinstance(v, list) else [v], floors[axis])
-                if tiny:
-                    m["tiny"] = tiny if isinstance(v, list) else 1
-                    m["lt"] = _bound(floors[axis])
-            m[field] = _snap(m[field], floors[axis])
+            if field != value:
+                m[field] = _snap(m[field], floors[axis])
+                continue
+            v, q = m[field], quanta[axis]
+            new = _quantise(v, q)
+            olds, news = (v, new) if isinstance(v, list) else ([v], [new])
+            tiny = [i for i, (a, b) in enumerate(zip(olds, news)) if a and b == 0]
+            if tiny:
+                m["tiny"] = tiny if isinstance(v, list) else 1
+                m["lt"] = _bound(q / 2)
+            m[field] = new
 
 
 def chart(fig, digits: int = 4) -> dict:

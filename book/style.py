@@ -698,7 +698,7 @@ def figure_html(r: Rendered, alt: str) -> str:
 MAX_HOVER = 16_000
 
 
-def _hover(fig):
+def _hover(fig, digits: int = 4):
     """`fig`'s hover data for the site, as ``(json, boxes json)``, or None.
 
     Only when the book is built (``BOOK_WIDGETS=static``): the site's book/chart.js
@@ -717,7 +717,7 @@ def _hover(fig):
         return None
     title = _clean(fig._suptitle.get_text()) if fig._suptitle else ""
     try:
-        got = still(fig)
+        got = still(fig, digits)
     except ValueError as e:
         log("hover", title=title, hover=False, reason=str(e))
         return None
@@ -762,13 +762,17 @@ class _Figure:
         return f"[figure: {self.alt}]\n{self.rendered.manifest}"
 
 
-def show(fig, alt: str, *, dpi: int | None = None, hover: bool = True) -> None:
+def show(
+    fig, alt: str, *, dpi: int | None = None, hover: bool = True, digits: int = 4
+) -> None:
     """Check the house rules, then display `fig` with alt text, and close it.
 
     `dpi` is accepted for old callers and ignored: every
     figure is drawn at `DENSITY`. ``hover=False`` gives the site's figure no hover
     values: for a chart whose numbers differ from machine to machine (a chaotic
-    product, float noise), where only the picture and the printed bounds hold."""
+    product, float noise), where only the picture and the printed bounds hold. `digits`
+    is how many significant digits its hover values keep (fewer for an ill-conditioned
+    fit whose fourth digit differs between CPUs)."""
     alt = _check_alt("show", alt)
     if not isinstance(hover, bool):
         raise TypeError(f"show: hover must be True or False, got {hover!r}")
@@ -781,7 +785,7 @@ def show(fig, alt: str, *, dpi: int | None = None, hover: bool = True) -> None:
     try:
         r = render(fig)
         # read from the figure as drawn, before it is closed
-        hover = _hover(fig) if hover else None
+        hover = _hover(fig, digits) if hover else None
     finally:
         plt.close(fig)
     from IPython.display import display
