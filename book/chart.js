@@ -39,11 +39,12 @@ const STYLE = `
   .book-slider img.book-slider-still{display:block!important}}
 `;
 
-function style(doc) {
-  if (doc.getElementById("book-chart-style")) return;
+// One <style> a document for each stylesheet (the chart's, the still overlay's).
+function style(doc, id = "book-chart-style", text = STYLE) {
+  if (doc.getElementById(id)) return;
   const s = doc.createElement("style");
-  s.id = "book-chart-style";
-  s.textContent = STYLE;
+  s.id = id;
+  s.textContent = text;
   (doc.head || doc.documentElement).appendChild(s);
 }
 
@@ -578,14 +579,6 @@ const STILL_STYLE = `
 @media print{.book-still-svg,.book-still .book-chart-tip{display:none!important}}
 `;
 
-function stillStyle(doc) {
-  if (doc.getElementById("book-still-style")) return;
-  const s = doc.createElement("style");
-  s.id = "book-still-style";
-  s.textContent = STILL_STYLE;
-  (doc.head || doc.documentElement).appendChild(s);
-}
-
 /** Lay hover targets over the still image before `store` (its hover data). */
 export function overlay(store) {
   if (store.dataset.bookChart) return null;
@@ -597,7 +590,7 @@ export function overlay(store) {
   store.dataset.bookChart = "1";
   const doc = store.ownerDocument;
   style(doc);
-  stillStyle(doc);
+  style(doc, "book-still-style", STILL_STYLE);
   const W = +img.getAttribute("width") || data.w, H = +img.getAttribute("height") || data.h;
   const wrap = doc.createElement("div");
   wrap.className = "book-still";

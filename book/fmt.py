@@ -110,13 +110,17 @@ def fixed(x, digits: int = 3) -> str:
         raise ValueError(f"fixed: digits must be an int in 0..15, got {digits!r}")
     if math.isinf(x):
         raise ValueError(f"fixed: x is infinite ({x!r})")
-    scaled = abs(x) * 10**digits
+    n = _half_away(abs(x) * 10**digits)
+    return unsigned_zero(f"{math.copysign(n, x) / 10**digits:.{digits}f}")
+
+
+def _half_away(scaled: float) -> int:
+    """`scaled` (not negative) to a whole number; within 1e-9 of a tie it is the tie,
+    rounded away from zero, so that a last digit does not depend on a last bit."""
     whole = math.floor(scaled)
     if abs(scaled - whole - 0.5) <= 1e-9 * max(1.0, scaled):
-        n = whole + 1
-    else:
-        n = round(scaled)
-    return unsigned_zero(f"{math.copysign(n, x) / 10**digits:.{digits}f}")
+        return whole + 1
+    return round(scaled)
 
 
 def sig(x, digits: int = 4) -> str:
@@ -137,12 +141,7 @@ def sig(x, digits: int = 4) -> str:
     if abs(x) >= 10.0 ** (exp + 1):  # log10 rounded up across a power of ten
         exp += 1
     decimals = digits - 1 - exp
-    scaled = abs(x) * 10.0**decimals
-    whole = math.floor(scaled)
-    if abs(scaled - whole - 0.5) <= 1e-9 * max(1.0, scaled):
-        n = whole + 1
-    else:
-        n = round(scaled)
+    n = _half_away(abs(x) * 10.0**decimals)
     value = math.copysign(n * 10.0**-decimals if decimals <= 0 else n / 10**decimals, x)
     text = repr(float(value))
     if text.endswith(".0"):

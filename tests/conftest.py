@@ -52,3 +52,34 @@ def shown():
 def draw():
     """A slider's draw function of one knob `a`: a line titled by its slope."""
     return lambda a: _fig(title=f"Slope {a}")
+
+
+@pytest.fixture(scope="module")
+def server():
+    """The built test site served on localhost (tests/test_site.py, test_css_cut.py)."""
+    from workshop.config import built_site
+    from workshop.site.server import serve
+
+    url, stop = serve(built_site())
+    yield url
+    stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium, headless, for the site's browser tests."""
+    import shutil
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.fail(
+            "chromium is not installed (make chromium installs Debian's package)"
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=chromium, args=["--no-sandbox", "--disable-gpu"]
+        )
+        yield b
+        b.close()

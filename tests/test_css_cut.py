@@ -16,10 +16,9 @@ import gzip
 from fnmatch import fnmatch
 
 import pytest
-from test_site import CHROMIUM, SITE
+from test_site import SITE
 
 from workshop.site import theme_css
-from workshop.site.server import serve
 
 pytestmark = pytest.mark.skipif(
     not (SITE / "index.html").exists(), reason=f"no built site at {SITE}; run make test"
@@ -117,29 +116,6 @@ STYLES = """async (which) => {
 }"""
 
 SCROLL = "() => [window.scrollX, window.scrollY]"
-
-
-@pytest.fixture(scope="module")
-def server():
-    url, stop = serve(SITE)
-    yield url
-    stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if CHROMIUM is None:
-        pytest.fail(
-            "chromium is not installed (make chromium installs Debian's package)"
-        )
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
-        )
-        yield b
-        b.close()
 
 
 def _full() -> dict[str, str]:

@@ -19,7 +19,6 @@ from urllib.parse import urlparse
 import pytest
 
 from workshop.config import ROOT, built_site
-from workshop.site.server import serve
 
 SITE = built_site()
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -105,27 +104,6 @@ def test_fonts_are_small():
     assert len(faces) == 4, faces
     total = sum(f.stat().st_size for f in faces)
     assert total <= 62_000, f"the four Plex Sans faces weigh {total} bytes"
-
-
-@pytest.fixture(scope="module")
-def server():
-    url, stop = serve(SITE)
-    yield url
-    stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if CHROMIUM is None:
-        pytest.fail(
-            "chromium is not installed (make chromium installs Debian's package)"
-        )
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 def open_offline(browser, server, path, weights=None, wait="networkidle"):
