@@ -32,7 +32,7 @@ import re
 
 import numpy as np
 
-from .fmt import sig
+from .fmt import fixed, sig
 
 __all__ = ["chart", "plain_text"]
 
@@ -125,6 +125,19 @@ class _Round:
         return [self(x) for x in np.asarray(xs, dtype=float).ravel()]
 
 
+def _seen(m, r, labelled, colour=None, artist=None):
+    """`m` with its opacity (when `colour` is given and not opaque) and the legend
+    label of `labelled` (when it has one): what every kind of mark records."""
+    if colour is not None:
+        a = _alpha(colour, artist)
+        if a < 1:
+            m["a"] = r(a)
+    lab = _label(labelled)
+    if lab:
+        m["label"] = lab
+    return m
+
+
 def _label(artist) -> str | None:
     lab = artist.get_label()
     if not isinstance(lab, str) or not lab.strip() or lab.startswith("_"):
@@ -210,13 +223,7 @@ def _line(ax, ln, r):
         face = ln.get_markerfacecolor()
         if isinstance(face, str) and face.lower() == "none":
             m["mf"] = "none"
-    a = _alpha(ln.get_color(), ln)
-    if a < 1:
-        m["a"] = r(a)
-    lab = _label(ln)
-    if lab:
-        m["label"] = lab
-    return m
+    return _seen(m, r, ln, ln.get_color(), ln)
 
 
 def _bar(rect, container, r):
@@ -231,13 +238,7 @@ def _bar(rect, container, r):
     }
     if horizontal:
         m["o"] = "h"
-    a = _alpha(rect.get_facecolor(), rect)
-    if a < 1:
-        m["a"] = r(a)
-    lab = _label(container)
-    if lab:
-        m["label"] = lab
-    return m
+    return _seen(m, r, container, rect.get_facecolor(), rect)
 
 
 def _cells(im, r, x_edges=None, y_edges=None):
@@ -280,10 +281,7 @@ def _cells(im, r, x_edges=None, y_edges=None):
         m["origin"] = im.origin
     else:
         m["xe"], m["ye"] = r.all(x_edges), r.all(y_edges)
-    lab = _label(im)
-    if lab:
-        m["label"] = lab
-    return m
+    return _seen(m, r, im)
 
 
 def _mesh(ax, qm, r):
@@ -310,13 +308,7 @@ def _paths(ax, coll, r, kind):
                 lws = coll.get_linewidth()
                 m["lw"] = r(lws[i % len(lws)] if len(lws) else 1)
                 m["nh"] = 1  # a contour or a collection of lines: no value to read
-            a = _alpha(c, coll)
-            if a < 1:
-                m["a"] = r(a)
-            lab = _label(coll)
-            if lab:
-                m["label"] = lab
-            marks.append(m)
+            marks.append(_seen(m, r, coll, c, coll))
     return marks
 
 
@@ -336,10 +328,7 @@ def _points(ax, pc, r):
         if len(faces)
         else [],
     }
-    lab = _label(pc)
-    if lab:
-        m["label"] = lab
-    return m
+    return _seen(m, r, pc)
 
 
 def _text(ax, t, r, fig=None):
@@ -513,13 +502,7 @@ def _panel(ax, r, key):
                 "y": r.all(xy[:, 1]),
                 "c": _hex(a.get_facecolor()),
             }
-            al = _alpha(a.get_facecolor(), a)
-            if al < 1:
-                m["a"] = r(al)
-            lab = _label(a)
-            if lab:
-                m["label"] = lab
-            marks.append(m)
+            marks.append(_seen(m, r, a, a.get_facecolor(), a))
         elif isinstance(a, AxesImage):
             marks.append(_cells(a, r))
         elif type(a).__name__ == "QuadMesh":
@@ -572,11 +555,15 @@ def _bound(floor: float) -> float:
 
 
 def _quantise(values, q):
-    """`values` to the nearest multiple of `q` (a power of ten), -0 written 0."""
+    """`values` to the nearest multiple of `q` (a power of ten) by the book's own
+    rounding (`book.fmt.fixed`, ties away from zero), -0 written 0."""
     d = -round(math.log10(q))
 
     def one(v):
-        return None if v is None else (round(v, d) or 0)
+        if v is None or d > 15:
+            return v
+        t = float(fixed(v, d)) if d >= 0 else float(fixed(v / q, 0)) * q
+        return t or 0
 
     return [one(v) for v in values] if isinstance(values, list) else one(values)
 
