@@ -20,9 +20,11 @@ const STYLE = `
   align-items:center}
 .book-chart-key span{display:inline-flex;align-items:center;gap:.35em}
 .book-chart-key svg{overflow:visible}
-.book-chart-bar{display:inline-flex;flex-direction:column;min-width:10em}
-.book-chart-grad{height:.7em;border:1px solid currentColor;border-color:rgba(127,127,127,.5)}
-.book-chart-ends{display:flex;justify-content:space-between;font-size:.9em}
+.book-chart-key .book-chart-bar{display:inline-flex;flex-direction:column;
+  align-items:stretch;gap:.1em;min-width:10em}
+.book-chart-key .book-chart-grad{display:block;height:.7em;
+  border:1px solid rgba(127,127,127,.5)}
+.book-chart-key .book-chart-ends{display:flex;justify-content:space-between;font-size:.9em}
 .book-chart svg.book-chart-svg{display:block;width:100%;height:auto;overflow:visible}
 .book-chart svg text{fill:currentColor}
 .book-chart .bk-t{outline:none}

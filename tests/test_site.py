@@ -831,6 +831,13 @@ def _check_state(page, slider, data, alt, where):
     focus show each mark's exact value and name."""
     drawn = slider.evaluate(_DRAWN)
     assert drawn["alt"] == alt, where
+    # a colour bar's key shows its gradient (a page rule once squeezed it to 0 px)
+    widths = slider.evaluate(
+        "s => [...s.querySelectorAll('.book-chart-grad')]"
+        ".map(g => g.getBoundingClientRect().width)"
+    )
+    assert len(widths) == len(data.get("bars", [])), (where, widths)
+    assert all(w >= 40 for w in widths), (where, widths)
     assert len(drawn["panels"]) == len(data["axes"]), where
     n_targets = 0
     for p, (panel, got) in enumerate(zip(data["axes"], drawn["panels"])):
