@@ -34,7 +34,10 @@ const STYLE = `
   line-height:1.3;padding:.25em .5em;border-radius:3px;max-width:22em;
   background:var(--pst-color-background,#fff);color:var(--pst-color-text-base,#222);
   border:1px solid rgba(127,127,127,.6);box-shadow:0 1px 4px rgba(0,0,0,.25)}
-@media (max-width:600px){.book-chart-tip{font-size:.7em;max-width:15em}}
+/* on a phone the value is read out under the figure, in the page's flow, so that it
+   covers no part of a small figure; what follows the figure moves down a line */
+@media (max-width:600px){.book-chart-tip{position:static;max-width:none;margin-top:.3em;
+  box-shadow:none}}
 .book-chart-live{position:absolute;width:1px;height:1px;overflow:hidden;
   clip:rect(0 0 0 0);white-space:nowrap}
 @media print{.book-chart{display:none!important}
