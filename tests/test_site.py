@@ -874,28 +874,8 @@ def _check_state(page, slider, data, alt, where):
     assert drawn["targets"] <= n_targets, where
     assert drawn["targets"] > 0, f"{where}: nothing to hover"
     # keyboard: focus the chart, step through a few marks; hover: the first bar or cell
-    svg = slider.locator("svg.book-chart-svg")
-    svg.focus()
+    _check_keyboard_tips(page, slider, "svg.book-chart-svg", data, where)
     tip = slider.locator(".book-chart-tip")
-    for step in range(3):
-        if step:
-            page.keyboard.press("ArrowRight")
-        focused = page.evaluate(
-            "() => [document.activeElement.dataset.t,"
-            " document.activeElement.getAttribute('aria-label')]"
-        )
-        assert focused[0], f"{where}: no mark has the focus"
-        p, m, i = (int(x) for x in focused[0].split(","))
-        mark = data["axes"][p]["marks"][m]
-        text = tip.inner_text()
-        assert text == focused[1], (where, text, focused)
-        assert _expected_text(mark, i) in text, (where, text, mark["k"])
-        # a name is a tick label or a rounded number, never float arithmetic's 2.8000000000000003
-        assert not re.search(r"\d\.\d{8,}", text), (where, text)
-        if mark.get("label"):
-            assert mark["label"] in text, (where, text)
-        live = slider.locator(".book-chart-live").inner_text()
-        assert live == text, where
     # the pointer on the largest bar or cell: its own name and value
     spot = slider.evaluate("""(s) => {
         const rs = [...s.querySelectorAll('rect.bk-t')].map(e => [e,
@@ -1205,11 +1185,11 @@ def _check_still_pixels(still, data, want, where):
                     assert spread <= 16, (where, key, seen)
 
 
-def _check_still_tips(page, still, data, targets, where):
-    """Keyboard focus and the pointer show the data's value and name."""
-    svg = still.locator("svg.book-still-svg")
-    svg.focus()
-    tip = still.locator(".book-chart-tip")
+def _check_keyboard_tips(page, chart, svg, data, where):
+    """Focus the chart's SVG and step through three of its marks with the arrow key:
+    the tooltip and the live region name each mark as the data does."""
+    chart.locator(svg).focus()
+    tip = chart.locator(".book-chart-tip")
     for step in range(3):
         if step:
             page.keyboard.press("ArrowRight")
@@ -1217,15 +1197,23 @@ def _check_still_tips(page, still, data, targets, where):
             "() => [document.activeElement.dataset.t,"
             " document.activeElement.getAttribute('aria-label')]"
         )
-        assert key, f"{where}: no target has the focus"
+        assert key, f"{where}: no mark has the focus"
         p, m, i = (int(x) for x in key.split(","))
         mark = data["axes"][p]["marks"][m]
         text = tip.inner_text()
         assert text == label, (where, text, label)
-        assert _expected_text(mark, i) in text, (where, text)
+        assert _expected_text(mark, i) in text, (where, text, mark["k"])
+        # a name is a tick label or a rounded number, never float arithmetic's 2.8000000000000003
+        assert not re.search(r"\d\.\d{8,}", text), (where, text)
         if mark.get("label"):
             assert mark["label"] in text, (where, text)
-        assert still.locator(".book-chart-live").inner_text() == text, where
+        assert chart.locator(".book-chart-live").inner_text() == text, where
+
+
+def _check_still_tips(page, still, data, targets, where):
+    """Keyboard focus and the pointer show the data's value and name."""
+    _check_keyboard_tips(page, still, "svg.book-still-svg", data, where)
+    tip = still.locator(".book-chart-tip")
     page.keyboard.press("Escape")
     # the pointer: on the largest bar or cell, and on a line's point (nearest on x)
     by_area = sorted(
