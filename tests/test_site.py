@@ -189,6 +189,46 @@ def test_pages_without_other_scripts_carry_no_extra_font():
     assert _page_font_block(SITE / "index.html") == ""
 
 
+def _answer(body: str, content_type: str):
+    """A route handler that answers with `body`."""
+    return lambda route: route.fulfill(body=body, content_type=content_type)
+
+
+def test_a_page_cut_of_a_face_draws_the_glyphs_the_shared_face_draws(browser, server):
+    """workshop/site/page_fonts.py SPARSE: the exercises' italic phrases and the
+    glossary's search shortcut, drawn with the page's own cut of the face and again
+    with the page's cuts taken out (the shared face then draws them), are the same
+    pixels; and with the cut only the cut is fetched."""
+    cases = [
+        ("exercises.html", "article em", "italic"),
+        ("glossary.html", "kbd", "mono"),
+    ]
+    for path, selector, face in cases:
+        shots, fetched = [], []
+        for keep in (True, False):
+            context = browser.new_context(viewport={"width": 1280, "height": 800})
+            page = context.new_page()
+            got = []
+            page.on("requestfinished", lambda r: got.append(r.url))
+            if not keep:
+                html = (SITE / path).read_text("utf-8")
+                html = re.sub(
+                    r'<style data-cuts="[^"]*">.*?</style>', "", html, flags=re.S
+                )
+                page.route(f"**/{path}", _answer(html, "text/html"))
+            page.goto(f"{server}/{path}", wait_until="networkidle")
+            page.evaluate("document.fonts.ready")
+            el = page.locator(selector).locator("visible=true").first
+            el.scroll_into_view_if_needed()
+            shots.append(el.screenshot(animations="disabled"))
+            fetched.append([u for u in got if u.endswith(".woff2")])
+            context.close()
+        assert shots[0] == shots[1], f"{path}: {selector} drawn otherwise by the cut"
+        assert any("/fonts/page/" in u for u in fetched[0]), fetched[0]
+        shared = [u for u in fetched[1] if face in u and "/fonts/page/" not in u]
+        assert shared and not [u for u in fetched[0] if u in shared], fetched
+
+
 def test_pages_with_greek_or_japanese_get_their_own_small_subset():
     page = SITE / "notebooks" / "part2" / "17-tokenization.html"
     if not page.exists():

@@ -400,14 +400,22 @@ def _copy(src: Path, dst: Path) -> None:
         shutil.copy2(src, dst)
 
 
+#: How the site's faces are cut (and a page's own cut of one, workshop/site/page_fonts.py,
+#: so that it draws the same glyphs): kerning, ligatures, tabular and lining figures.
+CUT = dict(
+    layout_features=("kern", "liga", "tnum", "lnum"),
+    name_ids=(1, 2, 4, 6),
+    desubroutinize=True,
+)
+
+
+def face_source(pkg: str, stem: str) -> Path:
+    """The npm font file a face of FACES is cut from."""
+    return NODE / "@fontsource" / pkg / "files" / f"{stem}.woff2"
+
+
 def subset_font(src: Path, dst: Path, unicodes: str) -> int:
-    data = page_fonts.subset_font(
-        src,
-        subset.parse_unicodes(unicodes),
-        layout_features=("kern", "liga", "tnum", "lnum"),
-        name_ids=(1, 2, 4, 6),
-        desubroutinize=True,
-    )
+    data = page_fonts.subset_font(src, subset.parse_unicodes(unicodes), **CUT)
     dst.parent.mkdir(parents=True, exist_ok=True)
     dst.write_bytes(data)
     return len(data)
@@ -416,7 +424,7 @@ def subset_font(src: Path, dst: Path, unicodes: str) -> int:
 def fonts() -> list[str]:
     css = []
     for family, pkg, stem, weight, style in FACES:
-        src = NODE / "@fontsource" / pkg / "files" / f"{stem}.woff2"
+        src = face_source(pkg, stem)
         if not src.exists():
             sys.exit(
                 f"site_assets: {src} is missing; run `npm ci --ignore-scripts` first"
