@@ -104,7 +104,7 @@ function scale(lim, log, a, b) {
 const DASH = { "--": "5 3", ":": "1.5 2.5", "-.": "6 2.5 1.5 2.5" };
 
 let measurer = null;
-let clipCount = 0;
+let chartCount = 0;  // each chart's number on the page, kept across its redraws
 function textWidth(svg, s, size, bold) {
   try {
     if (!measurer || measurer.ownerSVGElement !== svg) {
@@ -324,6 +324,7 @@ function interact({ box, svg, targets, W, tip, live, hi, nearest }) {
 export function draw(box, data, alt) {
   style(box.ownerDocument);
   box.textContent = "";
+  box.bookChart = box.bookChart || ++chartCount;
   box.classList.add("book-chart");
   if (data.title) html("p", "book-chart-title", box, data.title);
   key(data, box);
@@ -369,7 +370,9 @@ export function draw(box, data, alt) {
       el("text", { x: (x0 + x1) / 2, y: cy + 4 + (i + 1) * (FS + 2), "text-anchor": "middle",
         "font-size": FS + 0.5, "font-weight": 700 }, panel).textContent = t;
     });
-    const clipId = `bkc${++clipCount}`;  // unique on the page, the same every load
+    // unique on the page and the same every load, however often the chart redraws
+    // (once more when the page's fonts arrive after the first draw)
+    const clipId = `bkc${box.bookChart}-${pi}`;
     const clip = el("clipPath", { id: clipId }, panel);
     el("rect", { x: x0 - 1, y: y0 - 1, width: x1 - x0 + 2, height: y1 - y0 + 2 }, clip);
     if (!p.off) {

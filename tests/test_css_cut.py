@@ -34,7 +34,10 @@ ACTIONS = {
     # solutions
     "open menus": """async () => {
         document.querySelectorAll('details').forEach(d => d.open = true);
+        // (Bootstrap loads on this first click: book.js holds it until it has)
         document.querySelector('.dropdown-download-buttons button').click();
+        for (let i = 0; i < 100 && !document.querySelector('.dropdown-menu.show'); i++)
+            await new Promise(r => setTimeout(r, 20));
         if (!document.querySelector('.dropdown-menu.show')) throw Error('no menu');
     }""",
     "dark": "async () => { document.documentElement.dataset.theme = 'dark'; }",
@@ -43,7 +46,8 @@ ACTIONS = {
         const b = document.querySelector('.theme-switch-button');
         b.dispatchEvent(new MouseEvent('mouseover', {bubbles: true}));
         b.dispatchEvent(new FocusEvent('focusin', {bubbles: true}));
-        for (let i = 0; i < 50 && !document.querySelector('.tooltip.show'); i++)
+        // (the pointer's arrival loads Bootstrap first: book.js)
+        for (let i = 0; i < 100 && !document.querySelector('.tooltip.show'); i++)
             await new Promise(r => setTimeout(r, 20));
         if (!document.querySelector('.tooltip.show')) throw Error('no tooltip');
     }""",

@@ -189,6 +189,46 @@ def test_pages_without_other_scripts_carry_no_extra_font():
     assert _page_font_block(SITE / "index.html") == ""
 
 
+def _answer(body: str, content_type: str):
+    """A route handler that answers with `body`."""
+    return lambda route: route.fulfill(body=body, content_type=content_type)
+
+
+def test_a_page_cut_of_a_face_draws_the_glyphs_the_shared_face_draws(browser, server):
+    """workshop/site/page_fonts.py SPARSE: the exercises' italic phrases and the
+    glossary's search shortcut, drawn with the page's own cut of the face and again
+    with the page's cuts taken out (the shared face then draws them), are the same
+    pixels; and with the cut only the cut is fetched."""
+    cases = [
+        ("exercises.html", "article em", "italic"),
+        ("glossary.html", "kbd", "mono"),
+    ]
+    for path, selector, face in cases:
+        shots, fetched = [], []
+        for keep in (True, False):
+            context = browser.new_context(viewport={"width": 1280, "height": 800})
+            page = context.new_page()
+            got = []
+            page.on("requestfinished", lambda r: got.append(r.url))
+            if not keep:
+                html = (SITE / path).read_text("utf-8")
+                html = re.sub(
+                    r'<style data-cuts="[^"]*">.*?</style>', "", html, flags=re.S
+                )
+                page.route(f"**/{path}", _answer(html, "text/html"))
+            page.goto(f"{server}/{path}", wait_until="networkidle")
+            page.evaluate("document.fonts.ready")
+            el = page.locator(selector).locator("visible=true").first
+            el.scroll_into_view_if_needed()
+            shots.append(el.screenshot(animations="disabled"))
+            fetched.append([u for u in got if u.endswith(".woff2")])
+            context.close()
+        assert shots[0] == shots[1], f"{path}: {selector} drawn otherwise by the cut"
+        assert any("/fonts/page/" in u for u in fetched[0]), fetched[0]
+        shared = [u for u in fetched[1] if face in u and "/fonts/page/" not in u]
+        assert shared and not [u for u in fetched[0] if u in shared], fetched
+
+
 def test_pages_with_greek_or_japanese_get_their_own_small_subset():
     page = SITE / "notebooks" / "part2" / "17-tokenization.html"
     if not page.exists():
@@ -753,21 +793,181 @@ def test_icon_fonts_hold_every_icon_the_site_draws():
 
 def test_a_page_loads_only_the_extension_assets_its_body_uses():
     """workshop/site/sphinxext.py NEEDED_BY: sphinx-design's CSS and JS (no page uses
-    sphinx-design), the copy button (pages with code blocks) and myst-nb's CSS (pages
-    with notebook cells) load only where the body needs them."""
-    from workshop.site.sphinxext import NEEDED_BY
+    sphinx-design), the copy button (pages with code blocks), myst-nb's CSS (pages
+    with notebook cells) and sphinx-togglebutton with its settings (pages with a
+    dropdown note) load only where the body needs them."""
+    from workshop.site.sphinxext import NEEDED_BY, SETTINGS_OF, needs
 
     for p in _pages():
         text = (SITE / p).read_text("utf-8")
         head, _, body = text.partition("<body")
         for asset, marks in NEEDED_BY.items():
-            marks = (marks,) if isinstance(marks, str) else marks
-            if not any(m in body for m in marks):
+            if not needs(marks, body):
                 assert asset not in head, f"{p} loads {asset} and has none of {marks}"
-    for p in ("sources.html", "glossary.html"):
-        assert "copybutton.js" not in (SITE / p).read_text("utf-8")
+                for word in SETTINGS_OF.get(asset, ()):
+                    assert word not in head, f"{p} sets {word} for no {asset}"
+    for p in ("sources.html", "glossary.html", "exercises.html"):
+        text = (SITE / p).read_text("utf-8")
+        assert "copybutton.js" not in text and "togglebutton." not in text, p
     chapter = (SITE / "notebooks/part1/08-attention.html").read_text("utf-8")
     assert "copybutton.js" in chapter and "mystnb." in chapter
+    assert "togglebutton.js" in chapter and "togglebutton.css" in chapter
+
+
+def _selectors_of(css: str) -> list[str]:
+    """Every selector of a stylesheet's style rules (in @media too), with its
+    pseudo-classes and pseudo-elements taken off, as querySelectorAll reads them."""
+    import tinycss2
+
+    out = []
+
+    def walk(rules):
+        for r in rules:
+            if r.type == "qualified-rule":
+                for sel in tinycss2.serialize(r.prelude).split(","):
+                    sel = re.sub(r"::?[a-z-]+(\([^)]*\))?", "", sel).strip()
+                    out.append(sel or "*")
+            elif r.type == "at-rule" and r.lower_at_keyword == "media":
+                walk(tinycss2.parse_rule_list(r.content, skip_whitespace=True))
+
+    walk(tinycss2.parse_stylesheet(css, skip_whitespace=True, skip_comments=True))
+    return out
+
+
+def test_a_page_without_toggles_loses_nothing_with_togglebutton(browser, server):
+    """sphinx-togglebutton styles and drives only what it folds (.toggle,
+    .admonition.dropdown) and the buttons and details it adds to them: on the pages
+    that no longer load it, no selector of its full stylesheet matches an element,
+    while on a chapter with a dropdown note its script adds its button."""
+    import sphinx_togglebutton
+
+    css = (
+        Path(sphinx_togglebutton.__file__).parent / "_static" / "togglebutton.css"
+    ).read_text("utf-8")
+    selectors = _selectors_of(css)
+    assert len(selectors) > 10, selectors
+    for path in ("glossary.html", "exercises.html", "sources.html"):
+        page, _, errors = open_offline(browser, server, path)
+        matched = page.evaluate(
+            "(ss) => ss.filter(s => document.querySelector(s))", selectors
+        )
+        assert not matched, f"{path}: togglebutton.css would style {matched}"
+        assert not errors, errors
+        page.close()
+    page, _, errors = open_offline(browser, server, "notebooks/part1/08-attention.html")
+    assert page.locator(".admonition.dropdown button.toggle-button").count() > 0
+    assert page.evaluate("(ss) => ss.some(s => document.querySelector(s))", selectors)
+    assert not errors, errors
+    page.close()
+
+
+def test_bootstrap_is_named_not_loaded_and_the_theme_needs_it_nowhere_else():
+    """workshop/site/sphinxext.py bootstrap_on_demand: no page loads or preloads the
+    theme's bootstrap.js; each names it once for book.js to load on demand, and the
+    file it names is the theme's own. pydata-sphinx-theme.js reads window.bootstrap in
+    one place, the collapse button of a sidebar layout no page has."""
+    import pydata_sphinx_theme
+
+    theme = Path(pydata_sphinx_theme.__file__).parent / "theme/pydata_sphinx_theme"
+    for p in _pages() + ["search.html"]:
+        text = (SITE / p).read_text("utf-8")
+        assert not re.search(
+            r'<(script|link)[^>]*\s(src|href)="[^"]*bootstrap\.js', text
+        )
+        named = re.findall(r'<script type="book/on-demand" data-src="([^"?]*)', text)
+        assert len(named) == 1, (p, named)
+        path = (SITE / p).parent / named[0]
+        assert path.read_bytes() == (theme / "static/scripts/bootstrap.js").read_bytes()
+        assert "pst-collapse-sidebar-button" not in text, p
+    script = (theme / "static/scripts/pydata-sphinx-theme.js").read_text("utf-8")
+    uses = re.findall(r"bootstrap\.\w+", script)
+    assert uses == ["bootstrap.Tooltip"], uses
+    assert "pst-collapse-sidebar-button" in script
+
+
+def _bootstrap_page(browser, server, path, slow=0, **context):
+    """A page opened offline, with bootstrap.js held back `slow` ms (a slow network),
+    and the list of its requests for it."""
+    import time
+
+    ctx = browser.new_context(**context)
+    page = ctx.new_page()
+    asked, errors = [], []
+
+    def route(r):
+        if "bootstrap.js" in r.request.url:
+            asked.append(r.request.url)
+            time.sleep(slow / 1000)
+        return r.continue_()
+
+    page.route("**/*", route)
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}/{path}", wait_until="networkidle")
+    return ctx, page, asked, errors
+
+
+def test_bootstrap_loads_when_a_reader_reaches_for_what_it_drives(browser, server):
+    """A reader who only reads and scrolls fetches no bootstrap.js, and the
+    back-to-top button still shows on the way back up and takes them to the top; a
+    pointer over a header button loads it and its tooltip shows; the download menu
+    opens on the first click, tap or arrow key even when Bootstrap arrives after it
+    (held back 400 ms here), and closes as Bootstrap closes it."""
+    # (the theme shows the back-to-top button below 1200 px only)
+    phone = {"viewport": {"width": 390, "height": 844}}
+    ctx, page, asked, errors = _bootstrap_page(
+        browser, server, "glossary.html", **phone
+    )
+    page.wait_for_timeout(300)
+    assert not asked and page.evaluate("typeof window.bootstrap") == "undefined"
+    top = page.locator("#pst-back-to-top")
+    page.mouse.move(200, 500)  # over the glossary's text
+    page.mouse.wheel(0, 3000)
+    page.wait_for_timeout(300)
+    assert not top.is_visible()
+    page.mouse.wheel(0, -500)
+    page.wait_for_timeout(300)
+    assert top.is_visible(), "no back-to-top button on the way back up"
+    top.click()
+    page.wait_for_function("window.scrollY === 0")
+    assert not asked, "reading and scrolling loaded bootstrap.js"
+    assert not errors, errors
+    ctx.close()
+
+    ctx, page, asked, errors = _bootstrap_page(browser, server, "glossary.html")
+    page.hover(".theme-switch-button")
+    tip = page.locator(".tooltip.show")
+    tip.wait_for(timeout=3000)
+    assert tip.inner_text() == "Color mode" and len(asked) == 1
+    assert not errors, errors
+    ctx.close()
+
+    menu = ".dropdown-download-buttons .dropdown-menu"
+    button = ".dropdown-download-buttons button.dropdown-toggle"
+    ways = {
+        "click": ({}, lambda page: page.click(button)),
+        "tap": (
+            {"viewport": {"width": 390, "height": 844}, "has_touch": True},
+            lambda page: page.tap(button),
+        ),
+        "arrow": (
+            {},
+            lambda page: (page.focus(button), page.keyboard.press("ArrowDown")),
+        ),
+    }
+    for way, (context, act) in ways.items():
+        ctx, page, asked, errors = _bootstrap_page(
+            browser, server, "exercises.html", slow=400, **context
+        )
+        assert not asked, way
+        act(page)
+        page.locator(f"{menu}.show").wait_for(timeout=3000)
+        assert page.locator(button).get_attribute("aria-expanded") == "true", way
+        assert page.locator(f"{menu} .dropdown-item").first.is_visible(), way
+        page.keyboard.press("Escape")
+        page.wait_for_function(f"!document.querySelector('{menu}.show')")
+        assert len(asked) == 1 and not errors, (way, asked, errors)
+        ctx.close()
 
 
 def test_math_is_drawn_at_build_time_and_no_page_loads_mathjax():

@@ -156,6 +156,8 @@ async def _survey_pages(server: str, paths: list[str], at_once: int = 2) -> dict
 
             async def finished(r):
                 weights = now["weights"]  # the visit this response belongs to
+                if urlparse(r.url).path.endswith(".woff2"):
+                    now["fonts"].append(urlparse(r.url).path)
                 weights.append((await r.sizes())["responseBodySize"])
 
             async def route(r):
@@ -175,7 +177,7 @@ async def _survey_pages(server: str, paths: list[str], at_once: int = 2) -> dict
             page.on("pageerror", lambda e: now["errors"].append(str(e)))
             while todo:
                 path = todo.pop(0)
-                now.update(outside=[], errors=[], weights=[])
+                now.update(outside=[], errors=[], weights=[], fonts=[])
                 await page.goto(f"{server}/{path}", wait_until="load")
                 await page.evaluate(READY)
                 code = await page.evaluate(code_share.MEASURE)
@@ -196,6 +198,7 @@ async def _survey_pages(server: str, paths: list[str], at_once: int = 2) -> dict
                 )
                 await page.goto("about:blank")
                 found[path]["bytes"] = sum(now["weights"])
+                found[path]["fonts"] = sorted(now["fonts"])
             await page.close()
 
         await asyncio.gather(*(tab() for _ in range(at_once)))
@@ -274,14 +277,12 @@ def test_slider_data_budgets():
     assert sum(data) <= slider_bytes.TOTAL_BUDGET, sum(data)
 
 
-#: Pages with no figure that still weigh over 150 KB, and why: their formulas, drawn at
-#: build time as SVG paths (workshop/site/math.py; each glyph is defined once a page,
-#: which took the glossary from 188 to 160 KB and the exercises from 169 to 161 KB),
-#: and their length. The list only shrinks.
-HEAVY_WITHOUT_FIGURES = {
-    "glossary.html": "62 formulas and 190 entries: 52 KB of HTML (gzip)",
-    "exercises.html": "45 formulas and 99 questions: 39 KB of HTML (gzip)",
-}
+#: Pages with no figure that still weigh over 150 KB, and why. The list only shrinks.
+#: Empty since the theme's bootstrap.js loads on demand (workshop/site/sphinxext.py
+#: bootstrap_on_demand), togglebutton only where a page folds, and a page draws a face
+#: it uses for a few characters from its own cut (workshop/site/page_fonts.py SPARSE):
+#: the glossary went from 160 to 128 KB, the exercises from 161 to 125 KB.
+HEAVY_WITHOUT_FIGURES: dict[str, str] = {}
 
 
 def test_page_weight_budgets(survey):
@@ -289,11 +290,13 @@ def test_page_weight_budgets(survey):
     serves it), fonts included."""
     sizes = {p: r["bytes"] for p, r in survey.items()}
     # Issue 28's budgets: median page at most 0.5 MB, no page over 1 MB, a page with no
-    # figure at most 150 KB. Measured 2026-12-03 on the test build, once the
-    # stylesheets were cut to the rules the pages use (workshop/site/theme_css.py):
-    # median 333 KB (chapters 432 KB), largest 873 KB (07-overfitting); the sources
-    # page 113 KB (165 KB before), the heaviest page with no figure but those above
-    # 48-99-summary, 149.7 KB.
+    # figure at most 150 KB. Measured 2026-12-03 on the test build, once bootstrap.js
+    # loaded on demand, togglebutton only where a page folds and sparse faces were cut
+    # per page: median 236 KB (259 KB before; chapters 249 KB, 282 KB before),
+    # largest 394 KB (07-overfitting, 416 KB before); the heaviest pages with no
+    # figure the glossary 127.6 KB and the exercises 124.7 KB (159.6 and 161.4 KB
+    # before), then 48-99-summary 116.5 KB (149.9 KB); the sources page 80.8 KB
+    # (112.6 KB).
     median = statistics.median(sizes.values())
     assert median <= 500_000, f"median page transfers {median:.0f} bytes"
     over = {p: s for p, s in sizes.items() if s > 1_000_000}
@@ -305,6 +308,27 @@ def test_page_weight_budgets(survey):
     assert not new, f"pages with no figure over 150 KB: {new}"
     light = set(HEAVY_WITHOUT_FIGURES) - set(heavy)
     assert not light, f"now within 150 KB; strike from HEAVY_WITHOUT_FIGURES: {light}"
+
+
+def test_a_page_with_its_own_cut_of_a_face_never_fetches_the_shared_one(survey):
+    """workshop/site/page_fonts.py SPARSE: a page that draws only a few characters in
+    the italics or the code face carries its own cut of that face for them; loaded
+    cold, no page then fetches the shared face its cut stands for (it would, for a
+    character the cut lacked). The glossary draws the code face for its search
+    button's "Ctrl K" only, the exercises the italics for three phrases."""
+    cuts = {}
+    for p in survey:
+        found = re.search(r'<style data-cuts="([^"]*)">', (SITE / p).read_text("utf-8"))
+        cuts[p] = set(found.group(1).split()) if found else set()
+    assert cuts["glossary.html"] == {"ibm-plex-mono-latin-400-normal"}, cuts
+    assert "ibm-plex-sans-latin-400-italic" in cuts["exercises.html"], cuts
+    bad = {
+        p: [f for f in r["fonts"] if f.rsplit("/", 1)[-1][:-6] in cuts[p]]
+        for p, r in survey.items()
+    }
+    bad = {p: f for p, f in bad.items() if f}
+    assert not bad, f"pages that fetch a face they carry their own cut of: {bad}"
+    assert sum(map(bool, cuts.values())) >= 10, cuts
 
 
 def test_the_table_of_contents_is_checked_everywhere_unless_it_is_one(monkeypatch):

@@ -318,6 +318,75 @@ BOOK_JS = """\
     document.querySelectorAll('.book-exercise[data-key]').forEach(exerciseBox);
   });
 })();
+// The theme's Bootstrap (bootstrap.js, 24 KB compressed) draws the header buttons'
+// tooltips and opens the download menu. The page names it (<script type="book/on-demand">,
+// workshop/site/sphinxext.py) and it loads here the first time a pointer, a finger or
+// the keyboard focus reaches an element that needs it ([data-bs-toggle]). A click or
+// arrow key that comes before it has loaded is held and given to it once it has; the
+// button under the pointer or in focus then gets the event Bootstrap waits for, so its
+// tooltip shows as it would have.
+(function () {
+  var state = 'waiting', held = [], hovered = null, focused = null;
+  // (the tag is at the end of the body, which this script in the head runs before)
+  function named() { return document.querySelector('script[type="book/on-demand"]'); }
+  function load() {
+    var tag = named();
+    if (state !== 'waiting' || !tag) return;
+    state = 'loading';
+    var s = document.createElement('script');
+    s.src = tag.getAttribute('data-src');
+    s.onload = function () {
+      state = 'loaded';
+      if (hovered) hovered.dispatchEvent(new MouseEvent('mouseover', {bubbles: true}));
+      if (focused) focused.dispatchEvent(new FocusEvent('focusin', {bubbles: true}));
+      held.splice(0).forEach(function (f) { f(); });
+    };
+    s.onerror = function () { state = 'waiting'; };
+    document.head.appendChild(s);
+  }
+  function wants(e) { return e.target.closest && e.target.closest('[data-bs-toggle]'); }
+  function reach(e) { if (state === 'waiting' && wants(e)) load(); }
+  document.addEventListener('mouseover', function (e) { hovered = wants(e); reach(e); }, true);
+  document.addEventListener('focusin', function (e) { focused = wants(e); reach(e); }, true);
+  document.addEventListener('focusout', function () { focused = null; }, true);
+  document.addEventListener('pointerdown', reach, true);
+  document.addEventListener('touchstart', reach, {capture: true, passive: true});
+  function hold(e, replay) {
+    var t = state !== 'loaded' && named() && e.target.closest &&
+        e.target.closest('[data-bs-toggle="dropdown"]');
+    if (!t) return;
+    e.preventDefault();
+    e.stopPropagation();
+    held.push(function () { replay(t); });
+    load();
+  }
+  document.addEventListener('click', function (e) {
+    hold(e, function (t) { t.click(); });
+  }, true);
+  document.addEventListener('keydown', function (e) {
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') hold(e, function (t) {
+      t.dispatchEvent(new KeyboardEvent('keydown', {key: e.key, bubbles: true, cancelable: true}));
+    });
+  }, true);
+  // The back-to-top button, wired as the theme's bootstrap.js wires it (shown while the
+  // reader scrolls back up below the header); Bootstrap's own copy takes over once loaded.
+  document.addEventListener('DOMContentLoaded', function () {
+    var btn = document.getElementById('pst-back-to-top'),
+        header = document.getElementsByClassName('bd-header')[0];
+    if (!btn || !header) return;
+    var bottom = header.getBoundingClientRect().bottom, last;
+    btn.addEventListener('click', function () {
+      if (state === 'loaded') return;
+      document.body.scrollTop = 0;
+      document.documentElement.scrollTop = 0;
+    });
+    window.addEventListener('scroll', function () {
+      if (state === 'loaded') return;
+      btn.style.display = last > window.scrollY && window.scrollY > bottom ? 'block' : 'none';
+      last = window.scrollY;
+    });
+  });
+})();
 """
 
 
@@ -331,14 +400,22 @@ def _copy(src: Path, dst: Path) -> None:
         shutil.copy2(src, dst)
 
 
+#: How the site's faces are cut (and a page's own cut of one, workshop/site/page_fonts.py,
+#: so that it draws the same glyphs): kerning, ligatures, tabular and lining figures.
+CUT = dict(
+    layout_features=("kern", "liga", "tnum", "lnum"),
+    name_ids=(1, 2, 4, 6),
+    desubroutinize=True,
+)
+
+
+def face_source(pkg: str, stem: str) -> Path:
+    """The npm font file a face of FACES is cut from."""
+    return NODE / "@fontsource" / pkg / "files" / f"{stem}.woff2"
+
+
 def subset_font(src: Path, dst: Path, unicodes: str) -> int:
-    data = page_fonts.subset_font(
-        src,
-        subset.parse_unicodes(unicodes),
-        layout_features=("kern", "liga", "tnum", "lnum"),
-        name_ids=(1, 2, 4, 6),
-        desubroutinize=True,
-    )
+    data = page_fonts.subset_font(src, subset.parse_unicodes(unicodes), **CUT)
     dst.parent.mkdir(parents=True, exist_ok=True)
     dst.write_bytes(data)
     return len(data)
@@ -347,7 +424,7 @@ def subset_font(src: Path, dst: Path, unicodes: str) -> int:
 def fonts() -> list[str]:
     css = []
     for family, pkg, stem, weight, style in FACES:
-        src = NODE / "@fontsource" / pkg / "files" / f"{stem}.woff2"
+        src = face_source(pkg, stem)
         if not src.exists():
             sys.exit(
                 f"site_assets: {src} is missing; run `npm ci --ignore-scripts` first"

@@ -468,8 +468,16 @@ def _offline_scripts(app, pagename, templatename, context, doctree):
     _unused_assets(context)
 
 
-#: Assets that extensions add to every page, and what in a page's body needs them.
-#: A page without it does not load them (the sources page: 22 KB of 189 KB).
+#: An element sphinx-togglebutton folds: its selector is ".toggle, .admonition.dropdown"
+#: (a class list holding "toggle", or both "admonition" and "dropdown").
+_TOGGLED = re.compile(
+    r'class="(?:[^"]*\s)?toggle[\s"]'
+    r'|class="(?=(?:[^"]*\s)?admonition[\s"])(?=(?:[^"]*\s)?dropdown[\s"])'
+)
+
+#: Assets that extensions add to every page, and what in a page's body needs them
+#: (a substring, any of several, or a pattern). A page without it does not load them
+#: (the sources page: 22 KB of 189 KB).
 NEEDED_BY = {
     "sphinx-design.min.css": "sd-",  # jupyter-book loads sphinx-design; no page uses it
     "design-tabs.js": "sd-",
@@ -480,19 +488,39 @@ NEEDED_BY = {
     # draws a slider's states, and lays hover targets over a still figure that
     # carries its data (book/chart.js, book/style.py hover_html)
     "chart.js": ('class="book-slider"', 'class="book-chart-data"'),
+    # folds dropdown notes (the chapters' "Where this comes from"); the back matter
+    # has none (3.5 KB of the glossary's cold load)
+    "togglebutton.": _TOGGLED,
 }
+
+#: The inline settings an asset of NEEDED_BY reads, which go with it.
+SETTINGS_OF = {
+    "togglebutton.": (
+        "toggleHintShow",
+        "toggleHintHide",
+        "toggleOpenOnPrint",
+        "togglebuttonSelector",
+    )
+}
+
+
+def needs(marks, body: str) -> bool:
+    """Whether a page's `body` holds what an asset of NEEDED_BY needs (`marks`)."""
+    if isinstance(marks, re.Pattern):
+        return marks.search(body) is not None
+    return any(m in body for m in ((marks,) if isinstance(marks, str) else marks))
 
 
 def _unused_assets(context) -> None:
     body = context.get("body", "")
-    unused = [
-        name
-        for name, marks in NEEDED_BY.items()
-        if not any(m in body for m in ((marks,) if isinstance(marks, str) else marks))
-    ]
+    unused = [name for name, marks in NEEDED_BY.items() if not needs(marks, body)]
+    settings = [w for u in unused for w in SETTINGS_OF.get(u, ())]
 
     def keep(asset):
         name = str(getattr(asset, "filename", asset) or "")
+        inline = str(getattr(asset, "attributes", {}).get("body", ""))
+        if not name and any(w in inline for w in settings):
+            return False
         return not any(u in name for u in unused)
 
     for key in ("script_files", "css_files"):
@@ -641,11 +669,41 @@ _FONTAWESOME_JS = re.compile(
 )
 
 
+#: pydata-sphinx-theme's bootstrap.js (23.7 KB compressed, the largest script a page
+#: loads): preloaded in the head and run at the end of the body.
+_BOOTSTRAP_PRELOAD = re.compile(
+    r'\s*<link rel="preload" as="script" href="[^"]*scripts/bootstrap\.js[^"]*" />'
+)
+_BOOTSTRAP_SCRIPT = re.compile(
+    r'<script defer src="([^"]*scripts/bootstrap\.js[^"]*)"></script>'
+)
+#: What stands in its place: a script element of a type no browser runs or fetches,
+#: naming the script; book.js loads it when the reader reaches for what it drives.
+ON_DEMAND = '<script type="book/on-demand" data-src="{}"></script>'
+
+
+def bootstrap_on_demand(html_text: str) -> str:
+    """Load the theme's Bootstrap only when a reader reaches for what it drives.
+
+    On these pages bootstrap.js does three things: the header buttons' tooltips, the
+    download menu (a Bootstrap dropdown) and the back-to-top button. A reader who
+    only reads uses none of the first two, so the page names the script instead of
+    loading it, and book.js (workshop/site/assets.py) loads it the first time a
+    pointer or the keyboard focus reaches an element that needs it
+    (``[data-bs-toggle]``), holds a click or arrow key that comes before it and gives
+    it to Bootstrap once loaded, and wires the back-to-top button itself as the theme
+    does. pydata-sphinx-theme.js uses ``window.bootstrap`` only for the collapse
+    button of a sidebar layout the book does not use (tests/test_site.py checks)."""
+    html_text = _BOOTSTRAP_PRELOAD.sub("", html_text)
+    return _BOOTSTRAP_SCRIPT.sub(lambda m: ON_DEMAND.format(m.group(1)), html_text)
+
+
 def _postprocess(app, exception):
     """After the HTML is written: small repairs the theme offers no setting for.
 
     - Drop fontawesome.js (543 KB compressed): the theme's icons also ship as a webfont
       with its CSS, so the script only re-draws them as SVG.
+    - Load the theme's bootstrap.js on demand (bootstrap_on_demand).
     - Sphinx marks the bibliography's citation list role="list" without list items,
       which screen readers (and axe-core) reject; the entries carry
       doc-biblioentry already.
@@ -669,7 +727,7 @@ def _postprocess(app, exception):
     notebooks = set(notebook_docs(Path(app.srcdir)))
     for page in written:
         text = page.read_text(encoding="utf-8")
-        new = _FONTAWESOME_JS.sub("", text)
+        new = bootstrap_on_demand(_FONTAWESOME_JS.sub("", text))
         doc = page.relative_to(out).with_suffix("").as_posix()
         if doc in notebooks and 'id="cell-1"' not in new:
             new = number_cells(new)

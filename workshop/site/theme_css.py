@@ -95,7 +95,12 @@ class _Tokens(HTMLParser):
             elif name == "id" and value:
                 self.tokens.add("#" + value)
         if tag == "script":
-            src = dict(attrs).get("src")
+            # a script book.js loads on demand (sphinxext.bootstrap_on_demand) may
+            # run on the page like one it loads at once
+            a = dict(attrs)
+            src = (
+                a.get("data-src") if a.get("type") == "book/on-demand" else a.get("src")
+            )
             if src and "://" not in src:
                 self.scripts.add(src.split("?")[0])
         self._in_script = tag == "script"
