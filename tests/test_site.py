@@ -1452,6 +1452,32 @@ def _check_still_tips(page, still, data, targets, where):
     page.mouse.move(0, 0)
 
 
+def test_the_sidebar_buttons_a_reader_sees_open_the_sidebars(browser, server):
+    """The article header's buttons open the navigation and the page's contents as
+    drawers on a phone and collapse the navigation on a wide screen. The themes bind
+    only the hidden navbar copies (pydata-sphinx-theme#2451); book.js hands a click on
+    a visible button to its copy."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = ctx.new_page()
+    page.goto(f"{server}/{ATTENTION}", wait_until="load")
+    is_open = "(id) => document.getElementById(id).open"
+    for side in ("primary", "secondary"):
+        page.locator(f".{side}-toggle:visible").first.tap()
+        page.wait_for_timeout(300)
+        assert page.evaluate(is_open, f"pst-{side}-sidebar-modal"), side
+        page.keyboard.press("Escape")
+        page.wait_for_timeout(200)
+        assert not page.evaluate(is_open, f"pst-{side}-sidebar-modal"), side
+    ctx.close()
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{server}/{ATTENTION}", wait_until="load")
+    page.locator(".primary-toggle:visible").first.click()
+    page.wait_for_timeout(200)
+    hidden = "() => document.getElementById('pst-primary-sidebar').classList"
+    assert "pst-sidebar-hidden" in page.evaluate(hidden + ".value")
+    page.close()
+
+
 def test_a_tap_on_a_figure_with_values_shows_one_then_enlarges(browser, server):
     """On a phone, a tap on a bar or cell of a figure that answers hover shows its
     value; a second tap on it opens the figure enlarged (book.js), as a tap does on a

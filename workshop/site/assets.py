@@ -318,6 +318,23 @@ BOOK_JS = """\
     document.querySelectorAll('.book-exercise[data-key]').forEach(exerciseBox);
   });
 })();
+// The article header's sidebar buttons (the ones a reader sees) open the navigation and
+// the page's contents. pydata-sphinx-theme 0.17 and sphinx-book-theme 1.3 each bind
+// only the first .primary-toggle and .secondary-toggle of a page, which since 0.17 are
+// the hidden navbar copies (pydata-sphinx-theme#2451, sphinx-book-theme#988): on a phone
+// the visible buttons did nothing. A click on a visible one is handed to its first
+// copy, so the themes' own handlers run: the modal drawer on a narrow screen, the
+// collapsed sidebar on a wide one.
+document.addEventListener('click', function (e) {
+  var b = e.target.closest && e.target.closest('.primary-toggle, .secondary-toggle');
+  if (!b) return;
+  var first = document.querySelector(
+    b.classList.contains('primary-toggle') ? '.primary-toggle' : '.secondary-toggle');
+  if (!first || first === b) return;
+  e.preventDefault();
+  e.stopPropagation();
+  first.click();
+});
 // The theme's Bootstrap (bootstrap.js, 24 KB compressed) draws the header buttons'
 // tooltips and opens the download menu. The page names it (<script type="book/on-demand">,
 // workshop/site/sphinxext.py) and it loads here the first time a pointer, a finger or
