@@ -54,20 +54,24 @@ ACTIONS = {
     "search results": """async () => {
         // until searchtools.js says it has finished (it fills the list bit by bit),
         // and each result's summary, fetched from its page, has come (no change in
-        // 300 ms)
+        // three checks 300 ms apart: on a busy machine one quiet 300 ms was not enough)
         const done = () => (document.querySelector('.search-summary') || {}).innerText;
         const wait = ms => new Promise(r => setTimeout(r, ms));
         for (let i = 0; i < 250 && !done(); i++) await wait(20);
-        let n = -1;
-        for (let i = 0; i < 30 && n !== document.querySelectorAll('*').length; i++) {
-            n = document.querySelectorAll('*').length;
+        let n = -1, quiet = 0;
+        for (let i = 0; i < 40 && quiet < 3; i++) {
+            const now = document.querySelectorAll('*').length;
+            quiet = now === n ? quiet + 1 : 0;
+            n = now;
             await wait(300);
         }
         if (!document.querySelector('#search-results li p.context')) throw Error('none');
     }""",
     # the phone's menu: the primary sidebar opens as a dialog
     "open sidebar": """async () => {
-        document.querySelector('.primary-toggle').click();
+        // the button a reader sees (book.js hands its click to the one the theme binds)
+        [...document.querySelectorAll('.primary-toggle')]
+            .find(b => b.getClientRects().length).click();
         await new Promise(r => setTimeout(r, 50));
         if (!document.querySelector('dialog[open] .bd-docs-nav')) throw Error('no menu');
     }""",

@@ -1385,29 +1385,37 @@ def _check_still_pixels(still, data, want, where):
                     assert spread <= 16, (where, key, seen)
 
 
+# Focus a chart's SVG and step through three of its marks with the arrow key, in one
+# call: per step, the focused mark's key and name, the tooltip's and the live region's text.
+_KEYBOARD_STEPS = """(chart, sel) => {
+    const svg = chart.querySelector(sel), seen = [];
+    svg.focus();
+    for (let step = 0; step < 3; step++) {
+        if (step) svg.dispatchEvent(new KeyboardEvent('keydown',
+            {key: 'ArrowRight', bubbles: true, cancelable: true}));
+        const a = document.activeElement;
+        seen.push([a.dataset.t, a.getAttribute('aria-label'),
+            chart.querySelector('.book-chart-tip').innerText,
+            chart.querySelector('.book-chart-live').innerText]);
+    }
+    return seen;
+}"""
+
+
 def _check_keyboard_tips(page, chart, svg, data, where):
     """Focus the chart's SVG and step through three of its marks with the arrow key:
     the tooltip and the live region name each mark as the data does."""
-    chart.locator(svg).focus()
-    tip = chart.locator(".book-chart-tip")
-    for step in range(3):
-        if step:
-            page.keyboard.press("ArrowRight")
-        key, label = page.evaluate(
-            "() => [document.activeElement.dataset.t,"
-            " document.activeElement.getAttribute('aria-label')]"
-        )
+    for key, label, text, live in chart.evaluate(_KEYBOARD_STEPS, svg):
         assert key, f"{where}: no mark has the focus"
         p, m, i = (int(x) for x in key.split(","))
         mark = data["axes"][p]["marks"][m]
-        text = tip.inner_text()
         assert text == label, (where, text, label)
         assert _expected_text(mark, i) in text, (where, text, mark["k"])
         # a name is a tick label or a rounded number, never float arithmetic's 2.8000000000000003
         assert not re.search(r"\d\.\d{8,}", text), (where, text)
         if mark.get("label"):
             assert mark["label"] in text, (where, text)
-        assert chart.locator(".book-chart-live").inner_text() == text, where
+        assert live == text, where
 
 
 def _check_still_tips(page, still, data, targets, where):
@@ -1450,6 +1458,27 @@ def _check_still_tips(page, still, data, targets, where):
             same_x = [u[3] for u in targets if abs(u[1] - t[1]) <= 1.0]
             assert shown in same_x, (where, shown, t)
     page.mouse.move(0, 0)
+
+
+def test_the_arrow_keys_step_through_a_charts_marks(browser, server):
+    """Real key presses (the other chart tests send the key event from script): Right
+    moves to the next mark, End to the last, and the tooltip names the focused one."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{server}/{ATTENTION}", wait_until="load")
+    svg = page.locator(".book-still svg.book-still-svg").first
+    svg.focus()
+    focused = "() => [document.activeElement.dataset.t, document.activeElement.getAttribute('aria-label')]"
+    first = page.evaluate(focused)
+    page.keyboard.press("ArrowRight")
+    second = page.evaluate(focused)
+    page.keyboard.press("End")
+    last = page.evaluate(focused)
+    assert (
+        first[0] and second[0] and last[0] and len({first[0], second[0], last[0]}) == 3
+    )
+    tip = page.locator(".book-still .book-chart-tip").first
+    assert tip.inner_text() == last[1]
+    page.close()
 
 
 def test_the_sidebar_buttons_a_reader_sees_open_the_sidebars(browser, server):

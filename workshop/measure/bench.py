@@ -23,7 +23,10 @@ with its weight taken in turn from a pool of that size (its input, which the pag
 has just computed, stays in cache), and that rate gives the floor the target is set
 against. Both floors and both ratios are printed. On the 2-core machine of 2026-12-03
 the products inside part 12 ran at 49 GFLOP/s on average, the product from cache at
-73 and with its weight from the pool at 61.
+73 and with its weight from the pool at 61: the page ran at 1.95 times the second floor.
+On a later 2-core AMD EPYC (OpenBLAS's Haswell kernel) all three ran at 29-36 GFLOP/s
+and the page at 1.43 and 1.55 times it (two quiet runs): the ratio depends on how fast
+a machine's products are beside its memory, so read it on the machine at hand.
 """
 
 from __future__ import annotations
