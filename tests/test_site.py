@@ -934,7 +934,8 @@ def test_bootstrap_loads_when_a_reader_reaches_for_what_it_drives(browser, serve
     assert not errors, errors
     ctx.close()
 
-    ctx, page, asked, errors = _bootstrap_page(browser, server, "glossary.html")
+    # (the light front page for what needs no length)
+    ctx, page, asked, errors = _bootstrap_page(browser, server, "intro.html")
     page.hover(".theme-switch-button")
     tip = page.locator(".tooltip.show")
     tip.wait_for(timeout=3000)
@@ -957,7 +958,7 @@ def test_bootstrap_loads_when_a_reader_reaches_for_what_it_drives(browser, serve
     }
     for way, (context, act) in ways.items():
         ctx, page, asked, errors = _bootstrap_page(
-            browser, server, "exercises.html", slow=400, **context
+            browser, server, "intro.html", slow=400, **context
         )
         assert not asked, way
         act(page)
