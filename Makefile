@@ -94,9 +94,12 @@ lint: install
 	$(BIN)/python -m pytest -q tests/test_notebooks.py -k text_source_is_in_sync
 	$(BIN)/python -m pytest -q tests/test_layers.py
 
-## Headless Chromium for the site tests (Debian's package).
+## Headless Chromium for the site tests (Debian's packages): chromium prints the PDF and
+## runs JupyterLab's page; chromium-headless-shell, lighter, serves the browser tests
+## (workshop/config.py chromium()).
 chromium:
-	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	@{ command -v chromium && command -v chromium-headless-shell; } >/dev/null || { apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-headless-shell >/dev/null; }
 
 # The nbval flags every strict run uses (make test, soak, nbval, arm, canary, oldest);
 # they need only the standard library, so any python3 can print them.

@@ -68,9 +68,9 @@ def server():
 @pytest.fixture(scope="module")
 def browser():
     """Debian's chromium, headless, for the site's browser tests."""
-    import shutil
+    from workshop.config import chromium as lightest
 
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    chromium = lightest()
     if chromium is None:
         pytest.fail(
             "chromium is not installed (make chromium installs Debian's package)"

@@ -17,10 +17,10 @@ import urllib.request
 
 import pytest
 
-from workshop.config import ROOT
+from workshop.config import ROOT, chromium
 from workshop.run import paths  # noqa: E402
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM = chromium()
 # a light page with a slider: JupyterLab runs all of it before the knob moves
 LAB_NOTEBOOK = ROOT / "notebooks" / "part3" / "48-08-ffn-residual-norm.ipynb"
 DOWNLOADS = ["01-strides", "19-sampling", "48-05-masking"]

@@ -2,7 +2,8 @@
 that works with no kernel.
 
 Runs against the test build (make test builds it into _build/test with the stored
-outputs). The browser checks use Debian's chromium through Playwright, with every
+outputs). The browser checks use Debian's chromium-headless-shell (else chromium) through
+Playwright (workshop/config.py chromium()), with every
 request to any host but the local server recorded and refused, as a reader with
 the network off would see.
 """
@@ -11,17 +12,16 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 
-from workshop.config import ROOT, built_site
+from workshop.config import ROOT, built_site, chromium
 
 SITE = built_site()
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM = chromium()
 
 pytestmark = pytest.mark.skipif(
     not (SITE / "index.html").exists(), reason=f"no built site at {SITE}; run make test"

@@ -42,7 +42,7 @@ import time
 from pathlib import Path
 
 from book.log import LOG as BOOK_LOG
-from workshop.config import BUILD, ROOT, blas_threads
+from workshop.config import BUILD, ROOT, blas_threads, chromium
 
 BIN = ROOT / ".venv" / "bin"
 OUT = BUILD / "bench"
@@ -282,9 +282,7 @@ def page_weights(site: Path) -> dict[str, int]:
         and 'http-equiv="Refresh"' not in p.read_text(encoding="utf-8")[:2000]
     )
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=shutil.which("chromium"), args=["--no-sandbox"]
-        )
+        browser = pw.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
         for p in pages:
             page = browser.new_page()
             sizes = []

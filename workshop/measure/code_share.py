@@ -19,7 +19,6 @@ the same numbers from the same script, measured in its page survey).
 
 from __future__ import annotations
 
-import shutil
 import statistics
 import sys
 from pathlib import Path
@@ -120,9 +119,10 @@ def table(results: dict[str, dict]) -> str:
 def measure(site: Path) -> dict[str, dict]:
     from playwright.sync_api import sync_playwright
 
+    from workshop.config import chromium as lightest
     from workshop.site.server import serve
 
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    chromium = lightest()
     if chromium is None:
         sys.exit("code_share: chromium is not installed (make chromium)")
     url, stop = serve(site)
