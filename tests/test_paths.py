@@ -97,9 +97,12 @@ def lab(tmp_path_factory):
         proc.wait()
 
 
-def test_jupyterlab_runs_a_slider_live(lab):
-    """Open a slider page, run all, move the ipywidgets slider: the kernel sends the
-    new state and book/chart.js redraws it."""
+@pytest.fixture(scope="module")
+def lab_page(lab):
+    """The lab notebook open in headless chromium, offline, its kernel ready and every
+    cell run; with the text the stored static slider showed before the run. Both
+    JupyterLab tests read this one page: JupyterLab's first load and the run are most
+    of their time."""
     if CHROMIUM is None:
         pytest.fail(
             "chromium is not installed (make chromium installs Debian's package)"
@@ -118,38 +121,54 @@ def test_jupyterlab_runs_a_slider_live(lab):
             "window.jupyterapp && document.querySelector('.jp-Notebook')",
             timeout=60_000,
         )
-        # before it runs, the stored static slider says why its picture does not follow
         note = page.locator(".book-slider-note").first
         note.wait_for(state="attached", timeout=30_000)
         note.scroll_into_view_if_needed()
         # text_content: JupyterLab renders off-screen cells lazily (content-visibility), so
         # inner_text can be empty for a moment while the text is there
-        assert "once this cell runs" in (note.text_content() or "")
+        before_run = note.text_content() or ""
         page.wait_for_selector(
             ".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=60_000
         )
-        page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
-        handle = page.locator(
-            ".widget-slider .noUi-handle, .widget-slider .ui-slider-handle"
-        ).first
-        # run-all takes 10-20 s on quiet cores; a loaded machine needs more
-        handle.wait_for(timeout=180_000)
-        # book/chart.js drawn by anywidget (requirements.txt), or, without anywidget,
-        # the kernel's image in an HTML widget: either must redraw when the knob moves
-        picture = ".book-chart svg, .widget-html img.book-figure"
-        page.locator(picture).first.wait_for(timeout=60_000)
-        drawn = f"""() => {{ const e = document.querySelector({picture!r});
-            return e && (e.closest('.book-chart') || e).outerHTML; }}"""
-        before = page.evaluate(drawn)
-        handle.focus()
-        page.keyboard.press("ArrowRight")
-        page.wait_for_function(
-            f"(old) => {{ const now = ({drawn})(); return now && now !== old; }}",
-            arg=before,
-            timeout=30_000,
+        # the stored notebook carries execution counts, so wait for the kernel itself:
+        # its session ready, then run all and await it (10-20 s on quiet cores)
+        page.evaluate(
+            """async () => {
+                const app = window.jupyterapp, panel = app.shell.currentWidget;
+                await panel.sessionContext.ready;
+                await app.commands.execute('notebook:run-all-cells');
+            }"""
         )
-        assert page.locator(".book-chart svg").count(), "anywidget drew no chart"
+        yield page, before_run
         b.close()
+
+
+def test_jupyterlab_runs_a_slider_live(lab_page):
+    """Open a slider page, run all, move the ipywidgets slider: the kernel sends the
+    new state and book/chart.js redraws it."""
+    page, before_run = lab_page
+    # before it runs, the stored static slider says why its picture does not follow
+    assert "once this cell runs" in before_run, before_run
+    handle = page.locator(
+        ".widget-slider .noUi-handle, .widget-slider .ui-slider-handle"
+    ).first
+    # a loaded machine needs more than the quiet 10-20 s
+    handle.wait_for(timeout=180_000)
+    # book/chart.js drawn by anywidget (requirements.txt), or, without anywidget,
+    # the kernel's image in an HTML widget: either must redraw when the knob moves
+    picture = ".book-chart svg, .widget-html img.book-figure"
+    page.locator(picture).first.wait_for(timeout=60_000)
+    drawn = f"""() => {{ const e = document.querySelector({picture!r});
+        return e && (e.closest('.book-chart') || e).outerHTML; }}"""
+    before = page.evaluate(drawn)
+    handle.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(
+        f"(old) => {{ const now = ({drawn})(); return now && now !== old; }}",
+        arg=before,
+        timeout=30_000,
+    )
+    assert page.locator(".book-chart svg").count(), "anywidget drew no chart"
 
 
 def test_binder_names_its_python():
@@ -202,65 +221,37 @@ def _stored_key(nb, ex_id: str) -> str:
     return found.group(1)
 
 
-def test_jupyterlab_checks_an_exercise(lab):
+def test_jupyterlab_checks_an_exercise(lab_page):
     """In the same JupyterLab, after run-all: a new cell calls book.answer with the stored
     key, then with a wrong value, and the kernel says right, then wrong and by how much."""
-    if CHROMIUM is None:
-        pytest.fail(
-            "chromium is not installed (make chromium installs Debian's package)"
-        )
-    from playwright.sync_api import sync_playwright
-
+    page, _ = lab_page
     key = float(_stored_key(LAB_NOTEBOOK, "48.08.2"))
     code = (
         f'import book\nbook.answer("48.08.2", {key})\nbook.answer("48.08.2", {key + 1})'
     )
-    url, token = lab
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        page = b.new_page()
-        page.route(re.compile(r"^https?://(?!127\.0\.0\.1)"), lambda r: r.abort())
-        page.goto(f"{url}/lab/tree/{LAB_NOTEBOOK.name}?token={token}")
-        page.wait_for_function(
-            "window.jupyterapp && document.querySelector('.jp-Notebook')",
-            timeout=60_000,
-        )
-        page.wait_for_selector(
-            ".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=60_000
-        )
-        # the stored notebook carries execution counts, so wait for the kernel itself:
-        # its session ready, then run all and await it
-        page.evaluate(
-            """async () => {
-                const app = window.jupyterapp, panel = app.shell.currentWidget;
-                await panel.sessionContext.ready;
-                await app.commands.execute('notebook:run-all-cells');
-            }"""
-        )
-        page.evaluate(
-            """(code) => {
-                const app = window.jupyterapp, nb = app.shell.currentWidget.content;
-                nb.activeCellIndex = nb.widgets.length - 1;
-                app.commands.execute('notebook:insert-cell-below').then(() => {
-                    window.bookCell = nb.activeCell.model;
-                    window.bookCell.sharedModel.setSource(code);
-                    app.commands.execute('notebook:run-cell');
-                });
-            }""",
-            code,
-        )
-        # read the new cell's outputs from the notebook model, not the DOM: JupyterLab
-        # draws only the cells near the viewport, so a DOM lookup can miss the cell
-        text = page.wait_for_function(
-            """() => {
-                if (!window.bookCell) return false;
-                const outs = window.bookCell.outputs.toJSON();
-                const text = outs.map(o => [].concat(o.text || '').join('')).join('');
-                return text.includes('wrong:') && text;
-            }""",
-            polling=500,
-            timeout=120_000,
-        ).json_value()
-        b.close()
+    page.evaluate(
+        """(code) => {
+            const app = window.jupyterapp, nb = app.shell.currentWidget.content;
+            nb.activeCellIndex = nb.widgets.length - 1;
+            app.commands.execute('notebook:insert-cell-below').then(() => {
+                window.bookCell = nb.activeCell.model;
+                window.bookCell.sharedModel.setSource(code);
+                app.commands.execute('notebook:run-cell');
+            });
+        }""",
+        code,
+    )
+    # read the new cell's outputs from the notebook model, not the DOM: JupyterLab
+    # draws only the cells near the viewport, so a DOM lookup can miss the cell
+    text = page.wait_for_function(
+        """() => {
+            if (!window.bookCell) return false;
+            const outs = window.bookCell.outputs.toJSON();
+            const text = outs.map(o => [].concat(o.text || '').join('')).join('');
+            return text.includes('wrong:') && text;
+        }""",
+        polling=500,
+        timeout=120_000,
+    ).json_value()
     assert f"right: {key:g} is within" in text, text
     assert f"wrong: {key + 1:g} is 1 above the key" in text, text
