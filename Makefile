@@ -94,9 +94,8 @@ lint: install
 	$(BIN)/python -m pytest -q tests/test_notebooks.py -k text_source_is_in_sync
 	$(BIN)/python -m pytest -q tests/test_layers.py
 
-## Headless Chromium for the site tests (Debian's packages): chromium prints the PDF and
-## runs JupyterLab's page; chromium-headless-shell, lighter, serves the browser tests
-## (workshop/config.py chromium()).
+## Headless Chromium (Debian's packages): chromium prints the PDF; the browser tests drive
+## chromium-headless-shell, which spends less CPU per page (workshop/config.py chromium()).
 chromium:
 	@{ command -v chromium && command -v chromium-headless-shell; } >/dev/null || { apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-headless-shell >/dev/null; }

@@ -67,11 +67,12 @@ def server():
 
 @pytest.fixture(scope="module")
 def browser():
-    """Debian's chromium, headless, for the site's browser tests."""
-    from workshop.config import chromium as lightest
+    """Debian's lightest headless Chromium (workshop.config.chromium) for the site's
+    browser tests."""
+    from workshop.config import chromium
 
-    chromium = lightest()
-    if chromium is None:
+    path = chromium()
+    if path is None:
         pytest.fail(
             "chromium is not installed (make chromium installs Debian's package)"
         )
@@ -79,7 +80,7 @@ def browser():
 
     with sync_playwright() as p:
         b = p.chromium.launch(
-            executable_path=chromium, args=["--no-sandbox", "--disable-gpu"]
+            executable_path=path, args=["--no-sandbox", "--disable-gpu"]
         )
         yield b
         b.close()

@@ -2,10 +2,9 @@
 that works with no kernel.
 
 Runs against the test build (make test builds it into _build/test with the stored
-outputs). The browser checks use Debian's chromium-headless-shell (else chromium) through
-Playwright (workshop/config.py chromium()), with every
-request to any host but the local server recorded and refused, as a reader with
-the network off would see.
+outputs). The browser checks use Debian's chromium-headless-shell (else chromium,
+workshop/config.py chromium()) through Playwright, with every request to any host but
+the local server recorded and refused, as a reader with the network off would see.
 """
 
 from __future__ import annotations

@@ -119,11 +119,11 @@ def table(results: dict[str, dict]) -> str:
 def measure(site: Path) -> dict[str, dict]:
     from playwright.sync_api import sync_playwright
 
-    from workshop.config import chromium as lightest
+    from workshop.config import chromium
     from workshop.site.server import serve
 
-    chromium = lightest()
-    if chromium is None:
+    exe = chromium()
+    if exe is None:
         sys.exit("code_share: chromium is not installed (make chromium)")
     url, stop = serve(site)
     host = urlparse(url).netloc
@@ -131,7 +131,7 @@ def measure(site: Path) -> dict[str, dict]:
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(
-                executable_path=chromium, args=["--no-sandbox", "--disable-gpu"]
+                executable_path=exe, args=["--no-sandbox", "--disable-gpu"]
             )
             page = browser.new_page(viewport={"width": WIDTH, "height": 900})
             page.route(
