@@ -5,9 +5,12 @@ Each scene opens a built page twice in headless Chromium: once as built, once wi
 theme's full stylesheets served in place of the cut ones. It puts the page in a state a
 reader sees (a table, a dropdown and the folded code opened, a tooltip, dark mode, the
 search results, the menu on a phone, print), finishes every running transition, and reads
-getComputedStyle of every element and of its ::before and ::after: every property, so
-the comparison is exact, with none of a screenshot's noise. A difference names the
-element, the property and both values.
+getComputedStyle of every element and of its ::before and ::after: every property that
+the page's stylesheets (the full ones) or inline styles declare, so the comparison is
+exact, with none of a screenshot's noise. (A property nothing declares cannot differ:
+it follows from inheritance, its initial value and the other properties, the same in
+both. Reading only the declared ones, 48-15 reads 2 fewer in 5 of Chromium's 479.)
+A difference names the element, the property and both values.
 """
 
 from __future__ import annotations
@@ -90,18 +93,30 @@ SCENES = [
 
 # Every element's computed style, and its ::before and ::after where they draw
 # (content other than none): a 32-bit FNV-1a digest each, and with `which`, the
-# properties themselves of those elements.
-STYLES = """async (which) => {
+# properties themselves of those elements. The properties read are `names`, or (none
+# given) every one that a stylesheet or an inline style of the page declares; the
+# declared ones are returned too.
+STYLES = """async ([which, names]) => {
     await document.fonts.ready;
     for (const a of document.getAnimations()) {
         const end = a.effect && a.effect.getComputedTiming().endTime;
         if (Number.isFinite(end)) a.finish();
     }
-    // Every property but the custom ones, which draw only through the properties that
-    // use them (and Chromium lists them in no fixed order).
-    const base = getComputedStyle(document.documentElement), names = [];
-    for (let i = 0; i < base.length; i++)
-        if (!base[i].startsWith('--')) names.push(base[i]);
+    // Custom properties draw only through the properties that use them (and Chromium
+    // lists them in no fixed order), so they are left out. A style rule lists its
+    // declarations as longhands.
+    const declared = new Set();
+    const add = style => { for (let i = 0; i < style.length; i++)
+        if (!style[i].startsWith('--')) declared.add(style[i]); };
+    const walk = rules => { for (const r of rules) {
+        if (r.style) add(r.style);
+        if (r.styleSheet) walk(r.styleSheet.cssRules);  // @import
+        if (r.cssRules) walk(r.cssRules);  // @media, @supports, @keyframes, nesting
+    } };
+    for (const sheet of document.styleSheets) walk(sheet.cssRules);
+    const all = [...document.querySelectorAll('*')];
+    for (const el of all) if (el.style) add(el.style);
+    names = names || [...declared].sort();
     const text = (el, pseudo) => {
         const cs = getComputedStyle(el, pseudo);
         if (pseudo && (cs.content === 'none' || cs.content === 'normal')) return 'none';
@@ -112,15 +127,15 @@ STYLES = """async (which) => {
         for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
         return h >>> 0;
     };
-    const all = [...document.querySelectorAll('*')];
     // (Bootstrap numbers a tooltip's id at random)
     const name = el => el.tagName.toLowerCase()
         + (el.id ? '#' + el.id.replace(/\\d+/g, 'N') : '')
         + [...el.classList].map(c => '.' + c).join('');
-    if (which) return which.map(i => [name(all[i]),
-        ...['', '::before', '::after'].map(p => text(all[i], p || null))]);
-    return all.map(el => [name(el), digest(text(el, null)),
-        digest(text(el, '::before')), digest(text(el, '::after'))]);
+    const rows = which ? which.map(i => [name(all[i]),
+        ...['', '::before', '::after'].map(p => text(all[i], p || null))])
+        : all.map(el => [name(el), digest(text(el, null)),
+            digest(text(el, '::before')), digest(text(el, '::after'))]);
+    return {names, declared: [...declared].sort(), rows};
 }"""
 
 SCROLL = "() => [window.scrollX, window.scrollY]"
@@ -141,9 +156,12 @@ def _serve(text: str, served: list):
     return handle
 
 
-def _styles(browser, server, path, viewport, actions, sheets=None, which=None):
-    """The styles (STYLES) of a page in a scene, with `sheets` (path under _static/ to
-    text) served in place of the built stylesheets; with none, as built."""
+def _styles(
+    browser, server, path, viewport, actions, sheets=None, which=None, names=None
+):
+    """The styles (STYLES: the properties `names`, else those the page declares) of a
+    page in a scene, with `sheets` (path under _static/ to text) served in place of the
+    built stylesheets; with none, as built."""
     context = browser.new_context(viewport=viewport, device_scale_factor=1)
     page = context.new_page()
     served, asked = [], []
@@ -162,7 +180,7 @@ def _styles(browser, server, path, viewport, actions, sheets=None, which=None):
             page.emulate_media(media="print")
         else:
             page.evaluate(ACTIONS[action])
-    styles = page.evaluate(STYLES, which)
+    styles = page.evaluate(STYLES, [which, names])
     context.close()
     return styles
 
@@ -171,14 +189,21 @@ def _compare(browser, server, scene, sheets=None) -> str:
     """What the built (or `sheets`) stylesheets style otherwise than the full ones in
     `scene`, in words; empty when nothing."""
     full = _styles(browser, server, *scene, sheets=_full())
-    cut = _styles(browser, server, *scene, sheets=sheets)
+    names = full["names"]
+    cut = _styles(browser, server, *scene, sheets=sheets, names=names)
+    # A property no stylesheet or inline style declares gets its value from the same
+    # inheritance, initial value and other properties in both: it cannot differ. So
+    # the properties the full stylesheets declare are all there is to compare, if the
+    # cut ones declare none of their own.
+    assert set(cut["declared"]) <= set(names), set(cut["declared"]) - set(names)
+    full, cut = full["rows"], cut["rows"]
     assert [e[0] for e in full] == [e[0] for e in cut], "the two pages differ in DOM"
     which = [i for i, (a, b) in enumerate(zip(full, cut)) if a != b]
     if not which:
         return ""
     diff = _differences(
-        _styles(browser, server, *scene, sheets=_full(), which=which[:20]),
-        _styles(browser, server, *scene, sheets=sheets, which=which[:20]),
+        _styles(browser, server, *scene, sheets=_full(), which=which[:20])["rows"],
+        _styles(browser, server, *scene, sheets, which=which[:20], names=names)["rows"],
     )
     return (
         f"{len(which)} of {len(full)} elements styled otherwise by the cut CSS:\n"

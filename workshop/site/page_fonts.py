@@ -146,17 +146,23 @@ class _Text(HTMLParser):
                     self.text[kind].append(data)
 
 
-def page_chars(text: str) -> set[int]:
+def page_text(text: str) -> _Text:
+    """A page's text, parsed once for both questions below."""
     p = _Text()
     p.feed(text)
+    return p
+
+
+def page_chars(text) -> set[int]:
+    """The characters beyond ASCII of a page's text (an HTML string or page_text's)."""
+    p = page_text(text) if isinstance(text, str) else text
     return {ord(c) for c in html.unescape("".join(p.parts)) if ord(c) > 0x7F}
 
 
-def sparse_chars(text: str) -> dict[str, set[int]]:
-    """The Latin characters of a page's text that each face of SPARSE may draw (by
-    file stem)."""
-    p = _Text()
-    p.feed(text)
+def sparse_chars(text) -> dict[str, set[int]]:
+    """The Latin characters of a page's text (an HTML string or page_text's) that each
+    face of SPARSE may draw (by file stem)."""
+    p = page_text(text) if isinstance(text, str) else text
     latin = _site_latin()
     return {
         stem: {ord(c) for c in "".join(p.text[kind])} & latin
@@ -200,6 +206,12 @@ def _ranges(cps: list[int]) -> str:
     return ", ".join(f"U+{c:04X}" for c in cps)
 
 
+@functools.lru_cache(maxsize=256)
+def _glyphs(face: str, cps: tuple[int, ...]) -> bytes:
+    """`face` cut to the characters `cps` (pages share many: a cut is made once)."""
+    return subset_font(ROOT / face, cps)
+
+
 def fonts_for_page(
     chars: set[int], index: dict, latin: set[int], out_dir: Path
 ) -> list[str]:
@@ -212,7 +224,7 @@ def fonts_for_page(
         if not have:
             continue
         taken |= set(have)
-        data = subset_font(ROOT / face, have)
+        data = _glyphs(face, tuple(have))
         digest = hashlib.sha1(data).hexdigest()[:12]
         target = out_dir / f"{digest}.woff2"
         target.write_bytes(data)
@@ -235,8 +247,9 @@ def main(site: Path, pages=None) -> int:
             text = re.sub(
                 re.escape(MARK) + r".*?" + re.escape(MARK) + "\n?", "", text, flags=re.S
             )
-        rules = fonts_for_page(page_chars(text), index, latin, out_dir)
-        sparse = sparse_faces(sparse_chars(text), out_dir)
+        parsed = page_text(text)
+        rules = fonts_for_page(page_chars(parsed), index, latin, out_dir)
+        sparse = sparse_faces(sparse_chars(parsed), out_dir)
         if rules or sparse:
             rel = Path(
                 *[".."] * (len(page.relative_to(site).parts) - 1),
