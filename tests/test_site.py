@@ -985,7 +985,13 @@ def test_math_is_drawn_at_build_time_and_no_page_loads_mathjax():
 
 
 # Sliders drawn from data (issue 28) ---------------------------------------------------
-_DRAWN = """(s) => {
+# One state of a slider, read in one call (a call to the browser costs more than what it
+# reads): the knob `r` set to `v`, then what is drawn, the colour keys' widths, three
+# steps of the keyboard (_KEYBOARD_STEPS) and the centre of the largest bar or cell.
+_STATE = """(s, [r, v]) => {
+    const knob = s.querySelectorAll('input[type=range]')[r];
+    knob.value = v; knob.dispatchEvent(new Event('input'));
+    s.scrollIntoView({block: 'center'});
     const svg = s.querySelector('svg.book-chart-svg');
     const panels = [...svg.querySelectorAll('g.bk-panel')].map(g => ({
         marks: [...g.querySelectorAll('[data-mark]')].map(e => [e.classList[0],
@@ -994,9 +1000,28 @@ _DRAWN = """(s) => {
             +e.getAttribute('height'), +e.getAttribute('width')]),
         cells: [...g.querySelectorAll('g.bk-cells rect')].length,
     }));
-    return {state: s.dataset.state, alt: svg.getAttribute('aria-label'), panels,
-            targets: svg.querySelectorAll('.bk-t').length};
+    const widths = [...s.querySelectorAll('.book-chart-grad')]
+        .map(g => g.getBoundingClientRect().width);
+    const drawn = {state: s.dataset.state, alt: svg.getAttribute('aria-label'), panels,
+                   targets: svg.querySelectorAll('.bk-t').length, widths};
+    drawn.keys = (__KEYS__)(s, 'svg.book-chart-svg');
+    // the pointer's spot: the largest bar or cell, if nothing lies over its centre
+    const rs = [...s.querySelectorAll('rect.bk-t')].map(e => [e,
+        e.getBoundingClientRect()]).filter(([, b]) => b.width > 2 && b.height > 2);
+    rs.sort((a, b) => b[1].width * b[1].height - a[1].width * a[1].height);
+    drawn.spot = null;
+    if (rs.length) {
+        const [, b] = rs[0], x = b.x + b.width / 2, y = b.y + b.height / 2;
+        const top = document.elementFromPoint(x, y);  // a line's point may lie on it
+        if (top && top.classList.contains('bk-t'))
+            drawn.spot = [x, y, top.getAttribute('aria-label')];
+    }
+    return drawn;
 }"""
+# The tooltip as a reader sees it: shown (a box, not hidden) and its text.
+_TIP = """(s) => { const t = s.querySelector('.book-chart-tip'), b = t.getBoundingClientRect();
+    return [b.width > 0 && b.height > 0 && getComputedStyle(t).visibility !== 'hidden',
+            t.innerText]; }"""
 
 _KIND = {"line": "bk-line", "bar": "bk-bar", "cells": "bk-cells", "area": "bk-area"}
 
@@ -1026,16 +1051,12 @@ def _expected_value(mark, i):
     return mark["y"][i]
 
 
-def _check_state(page, slider, data, alt, where):
+def _check_state(page, slider, drawn, data, alt, where):
     """The drawn marks match the data (count, order, extent), and hover and keyboard
-    focus show each mark's exact value and name."""
-    drawn = slider.evaluate(_DRAWN)
+    focus show each mark's exact value and name (`drawn`: what _STATE read)."""
     assert drawn["alt"] == alt, where
     # a colour bar's key shows its gradient (a page rule once squeezed it to 0 px)
-    widths = slider.evaluate(
-        "s => [...s.querySelectorAll('.book-chart-grad')]"
-        ".map(g => g.getBoundingClientRect().width)"
-    )
+    widths = drawn["widths"]
     assert len(widths) == len(data.get("bars", [])), (where, widths)
     assert all(w >= 40 for w in widths), (where, widths)
     assert len(drawn["panels"]) == len(data["axes"]), where
@@ -1074,22 +1095,12 @@ def _check_state(page, slider, data, alt, where):
     assert drawn["targets"] <= n_targets, where
     assert drawn["targets"] > 0, f"{where}: nothing to hover"
     # keyboard: focus the chart, step through a few marks; hover: the first bar or cell
-    _check_keyboard_tips(page, slider, "svg.book-chart-svg", data, where)
-    tip = slider.locator(".book-chart-tip")
+    _check_keyboard_steps(drawn["keys"], data, where)
     # the pointer on the largest bar or cell: its own name and value
-    spot = slider.evaluate("""(s) => {
-        const rs = [...s.querySelectorAll('rect.bk-t')].map(e => [e,
-            e.getBoundingClientRect()]).filter(([, b]) => b.width > 2 && b.height > 2);
-        if (!rs.length) return null;
-        rs.sort((a, b) => b[1].width * b[1].height - a[1].width * a[1].height);
-        const [, b] = rs[0], x = b.x + b.width / 2, y = b.y + b.height / 2;
-        const top = document.elementFromPoint(x, y);  // a line's point may lie on it
-        return top && top.classList.contains('bk-t')
-            ? [x, y, top.getAttribute('aria-label')] : null;
-    }""")
+    spot = drawn["spot"]
     if spot:
         page.mouse.move(spot[0], spot[1])
-        assert tip.is_visible() and tip.inner_text() == spot[2], (where, spot)
+        assert slider.evaluate(_TIP) == [True, spot[2]], (where, spot)
 
 
 def test_every_slider_is_drawn_from_its_data_and_answers_hover(browser, server):
@@ -1098,34 +1109,28 @@ def test_every_slider_is_drawn_from_its_data_and_answers_hover(browser, server):
     focused or hovered mark shows the value the data holds."""
     pages = [p for p in _pages() if 'class="book-slider"' in (SITE / p).read_text()]
     assert pages, "no slider on the site"
-    seen = 0
+    seen, state = 0, _STATE.replace("__KEYS__", _KEYBOARD_STEPS)
     for path in pages:
         page, outside, errors = open_offline(browser, server, path, wait="load")
         page.wait_for_function(
             "[...document.querySelectorAll('.book-slider')]"
             ".every(s => s.querySelector('svg.book-chart-svg'))"
         )
-        for k in range(page.locator(".book-slider").count()):
-            slider = page.locator(".book-slider").nth(k)
-            slider.scroll_into_view_if_needed()
-            f = json.loads(
-                slider.locator('script[type="application/json"]').evaluate(
-                    "e => e.textContent"
-                )
+        for k, slider in enumerate(page.query_selector_all(".book-slider")):
+            f, knobs = slider.evaluate(
+                "s => [s.querySelector('script[type=\"application/json\"]')"
+                ".textContent, [...s.querySelectorAll('input[type=range]')]"
+                ".map(r => [+r.max, +r.value])]"
             )
-            ranges = slider.locator("input[type=range]")
-            for r in range(ranges.count()):
-                rng = ranges.nth(r)
-                top = int(rng.get_attribute("max"))
-                for v in sorted({0, top, int(rng.input_value())}):
-                    rng.evaluate(
-                        "(e, v) => { e.value = v;"
-                        " e.dispatchEvent(new Event('input')); }",
-                        v,
-                    )
-                    key = slider.get_attribute("data-state")
+            f = json.loads(f)
+            for r, (top, now) in enumerate(knobs):
+                for v in sorted({0, top, now}):
+                    drawn = slider.evaluate(state, [r, v])
+                    key = drawn["state"]
                     data, alt = f["states"][key]
-                    _check_state(page, slider, data, alt, f"{path} slider {k} {key}")
+                    _check_state(
+                        page, slider, drawn, data, alt, f"{path} slider {k} {key}"
+                    )
             seen += 1
         assert not outside and not errors, (path, outside, errors)
         page.close()
@@ -1405,7 +1410,12 @@ _KEYBOARD_STEPS = """(chart, sel) => {
 def _check_keyboard_tips(page, chart, svg, data, where):
     """Focus the chart's SVG and step through three of its marks with the arrow key:
     the tooltip and the live region name each mark as the data does."""
-    for key, label, text, live in chart.evaluate(_KEYBOARD_STEPS, svg):
+    _check_keyboard_steps(chart.evaluate(_KEYBOARD_STEPS, svg), data, where)
+
+
+def _check_keyboard_steps(steps, data, where):
+    """What _KEYBOARD_STEPS read, against the data."""
+    for key, label, text, live in steps:
         assert key, f"{where}: no mark has the focus"
         p, m, i = (int(x) for x in key.split(","))
         mark = data["axes"][p]["marks"][m]
@@ -1424,6 +1434,10 @@ def _check_still_tips(page, still, data, targets, where):
     tip = still.locator(".book-chart-tip")
     page.keyboard.press("Escape")
     # the pointer: on the largest bar or cell, and on a line's point (nearest on x)
+    area = still.evaluate(
+        "s => Object.fromEntries([...s.querySelectorAll('[data-t]')].map(e => "
+        "[e.dataset.t, e.getBoundingClientRect().width * e.getBoundingClientRect().height]))"
+    )
     by_area = sorted(
         (
             t
@@ -1433,13 +1447,7 @@ def _check_still_tips(page, still, data, targets, where):
             ]
             in ("bar", "cells")
         ),
-        key=lambda t: (
-            -still.evaluate(
-                '(s, k) => { const b = s.querySelector(`[data-t="${k}"]`)'
-                ".getBoundingClientRect(); return b.width * b.height; }",
-                t[0],
-            )
-        ),
+        key=lambda t: -area[t[0]],
     )[:1]
     lines = [
         t

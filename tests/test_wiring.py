@@ -72,3 +72,26 @@ def test_two_seeds_at_a_time_give_the_numbers_of_a_plain_loop(page):
                 assert np.array_equal(
                     got[wiring]["norms"][depth], want[wiring]["norms"][depth]
                 )
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_a_block_is_drawn_as_rng_uniform_draws_it(page, seed):
+    """The page draws U(lo, hi) as lo + (hi - lo) * random(), in place: numpy's own
+    rng.uniform gives the same bits, and leaves the generator in the same state."""
+    mine, numpy_s = np.random.default_rng(seed), np.random.default_rng(seed)
+    d, ff = page["D"], page["FF"]
+    xavier, a_d, a_ff = np.sqrt(6 / (4 * d)), 1 / np.sqrt(d), 1 / np.sqrt(ff)
+    for out_scale in (1.0, 3.0):
+        got = page["torch_default_block"](mine, out_scale=out_scale)
+        u = numpy_s.uniform
+        want = {
+            "W_in": u(-xavier, xavier, (3 * d, d)),
+            "W_o": out_scale * u(-a_d, a_d, (d, d)),
+            "W_1": u(-a_d, a_d, (ff, d)),
+            "b_1": u(-a_d, a_d, ff),
+            "W_2": out_scale * u(-a_ff, a_ff, (d, ff)),
+            "b_2": u(-a_ff, a_ff, d),
+        }
+        for name, w in want.items():
+            assert np.array_equal(got[name].view(np.int64), w.view(np.int64)), name
+    assert mine.random() == numpy_s.random()
