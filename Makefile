@@ -127,7 +127,7 @@ nbval: $(VENV)/.installed
 ## No printed digit may depend on the kernel, the SIMD path or the order; make soak adds
 ## every kernel and two threads.
 UNIT_SKIP := --ignore=tests/test_site.py --ignore=tests/test_survey.py --ignore=tests/test_pdf.py \
-	--ignore=tests/test_paths.py --ignore=tests/test_css_cut.py
+	--ignore=tests/test_paths.py --ignore=tests/test_css_cut.py --ignore=tests/test_charts.py
 test: install $(VENV)/.oracle assets chromium pdf-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -145,8 +145,8 @@ test: install $(VENV)/.oracle assets chromium pdf-deps
 	wait $$build; built=$$?; \
 	if [ $$built != 0 ]; then cat _build/test-build.log; echo "the test build failed"; fi; \
 	[ $$tested = 0 ] && [ $$built = 0 ]
-	$(BIN)/python -m pytest -q $(WORKERS) tests/test_survey.py tests/test_site.py tests/test_pdf.py tests/test_paths.py \
-	  tests/test_css_cut.py
+	$(BIN)/python -m pytest -q $(WORKERS) tests/test_survey.py tests/test_site.py tests/test_charts.py \
+	  tests/test_css_cut.py tests/test_paths.py tests/test_pdf.py
 
 ## make soak: nbval on every BLAS kernel this CPU runs, each with one and two threads, in shuffled
 ## orders, the odd runs with numpy's widest SIMD dispatch disabled too; then make arm (64-bit

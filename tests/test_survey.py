@@ -4,7 +4,7 @@ what axe-core finds, whether each slider's knob changes its picture, and how muc
 page is code.
 
 Its own file so that pytest-xdist (make test: two workers, a file each) runs it on one worker
-while the other runs tests/test_site.py, the PDF and the reading paths beside it.
+while the other runs tests/test_site.py, the charts, the PDF and the reading paths beside it.
 """
 
 from __future__ import annotations
