@@ -131,7 +131,7 @@ def product_rate(
 def page_flops_and_cpu(path: Path) -> tuple[int, float, float]:
     """Run a page's code cells in this process, in order (static sliders, no images
     written), counting the floating-point operations of every product book.autograd
-    makes: (flops, CPU seconds of the whole page, CPU seconds inside the products)."""
+    makes: (flops, CPU seconds of the whole page, seconds inside the products, by perf_counter)."""
     import contextlib
     import io
 
@@ -196,7 +196,7 @@ def floor_child(path: str) -> None:
 
 def floors() -> list[tuple[str, float, float, float, float, float]]:
     """(page, GFLOP, GFLOP/s of the representative product from cache and with its
-    weight from memory, page CPU s, CPU s inside the page's products)."""
+    weight from memory, page CPU s, s inside the page's products)."""
     rows = []
     for path in HEAVY:
         env = {**os.environ, **blas_threads(1)}
