@@ -56,7 +56,7 @@ def draw():
 
 @pytest.fixture(scope="module")
 def server():
-    """The built test site served on localhost (tests/test_site.py, test_charts.py, test_css_cut.py)."""
+    """The built test site served on localhost (for the browser tests)."""
     from workshop.config import built_site
     from workshop.site.server import serve
 

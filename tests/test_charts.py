@@ -17,10 +17,28 @@ pytestmark = pytest.mark.skipif(
 
 
 # Sliders drawn from data (issue 28) ---------------------------------------------------
+# Focus a chart's SVG and step through three of its marks with the arrow key, in one
+# call: per step, the focused mark's key and name, the tooltip's and the live region's text.
+_KEYBOARD_STEPS = """(chart, sel) => {
+    const svg = chart.querySelector(sel), seen = [];
+    svg.focus();
+    for (let step = 0; step < 3; step++) {
+        if (step) svg.dispatchEvent(new KeyboardEvent('keydown',
+            {key: 'ArrowRight', bubbles: true, cancelable: true}));
+        const a = document.activeElement;
+        seen.push([a.dataset.t, a.getAttribute('aria-label'),
+            chart.querySelector('.book-chart-tip').innerText,
+            chart.querySelector('.book-chart-live').innerText]);
+    }
+    return seen;
+}"""
+
+
 # One state of a slider, read in one call (a call to the browser costs more than what it
 # reads): the knob `r` set to `v`, then what is drawn, the colour keys' widths, three
 # steps of the keyboard (_KEYBOARD_STEPS) and the centre of the largest bar or cell.
-_STATE = """(s, [r, v]) => {
+_STATE = (
+    """(s, [r, v]) => {
     const knob = s.querySelectorAll('input[type=range]')[r];
     knob.value = v; knob.dispatchEvent(new Event('input'));
     s.scrollIntoView({block: 'center'});
@@ -36,7 +54,9 @@ _STATE = """(s, [r, v]) => {
         .map(g => g.getBoundingClientRect().width);
     const drawn = {state: s.dataset.state, alt: svg.getAttribute('aria-label'), panels,
                    targets: svg.querySelectorAll('.bk-t').length, widths};
-    drawn.keys = (__KEYS__)(s, 'svg.book-chart-svg');
+    drawn.keys = ("""
+    + _KEYBOARD_STEPS
+    + """)(s, 'svg.book-chart-svg');
     // the pointer's spot: the largest bar or cell, if nothing lies over its centre
     const rs = [...s.querySelectorAll('rect.bk-t')].map(e => [e,
         e.getBoundingClientRect()]).filter(([, b]) => b.width > 2 && b.height > 2);
@@ -50,6 +70,7 @@ _STATE = """(s, [r, v]) => {
     }
     return drawn;
 }"""
+)
 # The tooltip as a reader sees it: shown (a box, not hidden) and its text.
 _TIP = """(s) => { const t = s.querySelector('.book-chart-tip'), b = t.getBoundingClientRect();
     return [b.width > 0 && b.height > 0 && getComputedStyle(t).visibility !== 'hidden',
@@ -127,7 +148,7 @@ def _check_state(page, slider, drawn, data, alt, where):
     assert drawn["targets"] <= n_targets, where
     assert drawn["targets"] > 0, f"{where}: nothing to hover"
     # keyboard: focus the chart, step through a few marks; hover: the first bar or cell
-    _check_keyboard_steps(drawn["keys"], data, where)
+    _check_keyboard_tips(drawn["keys"], data, where)
     # the pointer on the largest bar or cell: its own name and value
     spot = drawn["spot"]
     if spot:
@@ -141,7 +162,7 @@ def test_every_slider_is_drawn_from_its_data_and_answers_hover(browser, server):
     focused or hovered mark shows the value the data holds."""
     pages = [p for p in _pages() if 'class="book-slider"' in (SITE / p).read_text()]
     assert pages, "no slider on the site"
-    seen, state = 0, _STATE.replace("__KEYS__", _KEYBOARD_STEPS)
+    seen = 0
     for path in pages:
         page, outside, errors = open_offline(browser, server, path, wait="load")
         page.wait_for_function(
@@ -157,7 +178,7 @@ def test_every_slider_is_drawn_from_its_data_and_answers_hover(browser, server):
             f = json.loads(f)
             for r, (top, now) in enumerate(knobs):
                 for v in sorted({0, top, now}):
-                    drawn = slider.evaluate(state, [r, v])
+                    drawn = slider.evaluate(_STATE, [r, v])
                     key = drawn["state"]
                     data, alt = f["states"][key]
                     _check_state(
@@ -422,31 +443,9 @@ def _check_still_pixels(still, data, want, where):
                     assert spread <= 16, (where, key, seen)
 
 
-# Focus a chart's SVG and step through three of its marks with the arrow key, in one
-# call: per step, the focused mark's key and name, the tooltip's and the live region's text.
-_KEYBOARD_STEPS = """(chart, sel) => {
-    const svg = chart.querySelector(sel), seen = [];
-    svg.focus();
-    for (let step = 0; step < 3; step++) {
-        if (step) svg.dispatchEvent(new KeyboardEvent('keydown',
-            {key: 'ArrowRight', bubbles: true, cancelable: true}));
-        const a = document.activeElement;
-        seen.push([a.dataset.t, a.getAttribute('aria-label'),
-            chart.querySelector('.book-chart-tip').innerText,
-            chart.querySelector('.book-chart-live').innerText]);
-    }
-    return seen;
-}"""
-
-
-def _check_keyboard_tips(page, chart, svg, data, where):
-    """Focus the chart's SVG and step through three of its marks with the arrow key:
-    the tooltip and the live region name each mark as the data does."""
-    _check_keyboard_steps(chart.evaluate(_KEYBOARD_STEPS, svg), data, where)
-
-
-def _check_keyboard_steps(steps, data, where):
-    """What _KEYBOARD_STEPS read, against the data."""
+def _check_keyboard_tips(steps, data, where):
+    """What _KEYBOARD_STEPS read: the tooltip and the live region name each focused
+    mark as the data does."""
     for key, label, text, live in steps:
         assert key, f"{where}: no mark has the focus"
         p, m, i = (int(x) for x in key.split(","))
@@ -462,13 +461,14 @@ def _check_keyboard_steps(steps, data, where):
 
 def _check_still_tips(page, still, data, targets, where):
     """Keyboard focus and the pointer show the data's value and name."""
-    _check_keyboard_tips(page, still, "svg.book-still-svg", data, where)
-    tip = still.locator(".book-chart-tip")
+    steps = still.evaluate(_KEYBOARD_STEPS, "svg.book-still-svg")
+    _check_keyboard_tips(steps, data, where)
     page.keyboard.press("Escape")
     # the pointer: on the largest bar or cell, and on a line's point (nearest on x)
     area = still.evaluate(
-        "s => Object.fromEntries([...s.querySelectorAll('[data-t]')].map(e => "
-        "[e.dataset.t, e.getBoundingClientRect().width * e.getBoundingClientRect().height]))"
+        "s => Object.fromEntries([...s.querySelectorAll('[data-t]')].map(e => {"
+        " const b = e.getBoundingClientRect(); return [e.dataset.t, b.width * b.height];"
+        " }))"
     )
     by_area = sorted(
         (
@@ -489,12 +489,12 @@ def _check_still_tips(page, still, data, targets, where):
     ]
     for t in by_area + lines[len(lines) // 2 : len(lines) // 2 + 1]:
         page.mouse.move(t[1], t[2])
-        assert tip.is_visible(), (where, t)
+        visible, shown = still.evaluate(_TIP)
+        assert visible, (where, t)
         if t in by_area:
-            assert tip.inner_text() == t[3], (where, tip.inner_text(), t)
+            assert shown == t[3], (where, shown, t)
         else:
             # nearest on x: a point of some line at this x, with its value
-            shown = tip.inner_text()
             same_x = [u[3] for u in targets if abs(u[1] - t[1]) <= 1.0]
             assert shown in same_x, (where, shown, t)
     page.mouse.move(0, 0)
