@@ -75,16 +75,15 @@ def _label(v) -> str:
 
 
 def _validate_names(names, spec) -> dict:
-    """{knob: (reader's name, unit)} from `names`; a knob not
-    named keeps its identifier."""
-    if names is None:
-        return {}
+    """{knob: (reader's name, unit)} for every knob, from `names`; a knob not named
+    is called by its identifier, with no unit."""
+    names = {} if names is None else names
     if not isinstance(names, dict):
         raise TypeError(
             f"slider: names must be a dict of knob -> name or "
             f"(name, unit), got {names!r}"
         )
-    out = {}
+    out = {k: (k, "") for k in spec}
     for knob, given in names.items():
         if knob not in spec:
             raise ValueError(
@@ -250,18 +249,9 @@ def _bench_log(alt0: str, frames: int, nbytes: int, seconds: float) -> None:
 
 
 def _control(sid, k, values, v0, named):
-    """One knob's HTML. Without a reader's name it is the original markup, byte for
-    byte, so notebooks that do not name their knobs keep their stored outputs."""
+    """One knob's HTML: its name and range, the range input, and the value shown."""
     iid = f"{sid}-{k}"
     labels = [_label(v) for v in values]
-    if named is None:
-        return (
-            f'<label for="{iid}" style="margin-right:1.2em">{html.escape(k)} '
-            f'<input type="range" id="{iid}" min="0" max="{len(values) - 1}" step="1" '
-            f'value="{v0}" aria-valuetext="{html.escape(labels[v0])}" '
-            f'style="vertical-align:middle"> <output '
-            f'for="{iid}">{html.escape(labels[v0])}</output></label>'
-        )
     name, unit = named
     shown = _with_unit(labels[v0], unit)
     span = _range_text(values, unit)
@@ -275,7 +265,7 @@ def _control(sid, k, values, v0, named):
     )
 
 
-def _static(draw, alt, spec, first, dpi, names=None, digits=DIGITS):
+def _static(draw, alt, spec, first, dpi, names, digits=DIGITS):
     import gzip
     import time
 
@@ -306,13 +296,9 @@ def _static(draw, alt, spec, first, dpi, names=None, digits=DIGITS):
         )
     states[key0] = [data, _alt_for(alt, kw0)]
     states = {k: states[k] for k in sorted(states, key=_state_order)}
-    named = names or {}
-    labels = [
-        [_with_unit(_label(v), named.get(k, ("", ""))[1]) for v in spec[k]]
-        for k in knobs
-    ]
+    labels = [[_with_unit(_label(v), names[k][1]) for v in spec[k]] for k in knobs]
     controls = [
-        _control(sid, k, spec[k], spec[k].index(first[k]), named.get(k)) for k in knobs
+        _control(sid, k, spec[k], spec[k].index(first[k]), names[k]) for k in knobs
     ]
     payload = json.dumps(
         {"labels": labels, "states": states}, separators=(",", ":"), ensure_ascii=False
@@ -371,7 +357,7 @@ def _chart_widget_class():
 _CHART_WIDGET = None
 
 
-def _live(draw, alt, spec, first, dpi, names=None, digits=DIGITS):
+def _live(draw, alt, spec, first, dpi, names, digits=DIGITS):
     """The controls and a widget that draws the current state: book/chart.js's
     anywidget where anywidget is installed, else an HTML widget holding its image.
 
@@ -382,22 +368,16 @@ def _live(draw, alt, spec, first, dpi, names=None, digits=DIGITS):
     (jupyter/nbclient#312; measured here, a 30-cell notebook stalled in 2 of 5 runs)."""
     import ipywidgets as w
 
-    named = names or {}
-
     def description(k):
-        if k not in named:
-            return k
-        name, unit = named[k]
+        name, unit = names[k]
         return f"{name} ({_range_text(spec[k], unit)})"
 
     controls = {
         k: w.SelectionSlider(
-            options=[
-                (_with_unit(_label(v), named.get(k, ("", ""))[1]), v) for v in vals
-            ],
+            options=[(_with_unit(_label(v), names[k][1]), v) for v in vals],
             value=first[k],
             description=description(k),
-            style={"description_width": "initial"} if k in named else {},
+            style={"description_width": "initial"},
             continuous_update=True,
         )
         for k, vals in spec.items()
@@ -466,8 +446,9 @@ def slider(
     `alt` is the alt text, a format string over the knobs (``"... at d={d}"``) or
     a function of them. `start` picks the first frame (default: the middle value).
     `names` gives knobs a reader's name, or a (name, unit) pair:
-    ``names={"lr": "learning rate η", "t": ("time", "s")}``. A named knob's control
-    shows the name, its range ("0.001 to 1 s") and the value with its unit.
+    ``names={"lr": "learning rate η", "t": ("time", "s")}``. Each knob's control shows
+    its name (a knob not named: its identifier), its range ("0.001 to 1 s") and the
+    value with its unit.
     `digits` is how many significant digits the chart data keeps (book.fmt.sig): the
     site draws each state from that data, and shows those digits on hover.
     """

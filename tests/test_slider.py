@@ -79,12 +79,16 @@ def test_static_slider_data_budget(draw, monkeypatch):
         slider(draw, "Line with slope {a} drawn on unit axes.", a=[1, 2, 3])
 
 
+def _live(draw, alt, spec, first, dpi, names=None):
+    """book.slider's live widget, its knobs named as slider() names them."""
+    m = book.slider_module
+    return m._live(draw, alt, spec, first, dpi, m._validate_names(names, spec))
+
+
 def test_slider_live_mode_builds_widgets(draw, monkeypatch):
     monkeypatch.setenv("BOOK_WIDGETS", "live")
     monkeypatch.setattr(book.slider_module, "widget_mode", lambda: "live")
-    w = book.slider_module._live(
-        draw, "Line with slope {a} drawn.", {"a": [1, 2]}, {"a": 1}, 72
-    )
+    w = _live(draw, "Line with slope {a} drawn.", {"a": [1, 2]}, {"a": 1}, 72)
     assert type(w).__name__ == "VBox"
 
 
@@ -106,9 +110,7 @@ def test_live_slider_redraws_chart_data_with_anywidget(draw):
     pytest.importorskip("anywidget")
     import ipywidgets
 
-    w = book.slider_module._live(
-        draw, "Line with slope {a} drawn.", {"a": [1, 2]}, {"a": 1}, 72
-    )
+    w = _live(draw, "Line with slope {a} drawn.", {"a": [1, 2]}, {"a": 1}, 72)
     assert not any(isinstance(x, ipywidgets.Output) for x in _widgets(w))
     knob, picture = w.children[0].children[0], w.children[1]
     assert type(picture).__name__ == "ChartWidget"
@@ -127,9 +129,7 @@ def test_live_slider_redraws_without_an_output_widget(draw, no_anywidget):
     nbclient-based runners stall on one (jupyter/nbclient#312)."""
     import ipywidgets
 
-    w = book.slider_module._live(
-        draw, "Line with slope {a} drawn.", {"a": [1, 2]}, {"a": 1}, 72
-    )
+    w = _live(draw, "Line with slope {a} drawn.", {"a": [1, 2]}, {"a": 1}, 72)
     assert not any(isinstance(x, ipywidgets.Output) for x in _widgets(w))
     knob, picture = w.children[0].children[0], w.children[1]
     assert 'alt="Line with slope 1 drawn."' in picture.value
@@ -151,9 +151,7 @@ def test_live_slider_shows_a_redraw_error(draw, monkeypatch, anywidget):
             raise ValueError(f"a must not be 2, got {a!r}")
         return draw(a)
 
-    w = book.slider_module._live(
-        failing, "Line with slope {a} drawn.", {"a": [1, 2]}, {"a": 1}, 72
-    )
+    w = _live(failing, "Line with slope {a} drawn.", {"a": [1, 2]}, {"a": 1}, 72)
     w.children[0].children[0].value = 2
     picture = w.children[1]
     shown = picture.error if anywidget else picture.value
@@ -234,25 +232,23 @@ def test_slider_name_without_unit_and_unnamed_knobs(draw, monkeypatch):
         names={"a": "learning rate η"},
     )._repr_html_()
     assert 'learning rate η <span class="book-slider-range">(1 to 2)</span>' in html
-    # an unnamed knob keeps the markup notebooks already store, byte for byte
-    assert re.search(
-        r'<label for="book-slider-\d+-b" style="margin-right:1.2em">b <input', html
-    )
+    # an unnamed knob is called by its identifier, and shows its range too
+    assert 'b <span class="book-slider-range">(3 to 4)</span>' in html
 
 
-def test_slider_without_names_is_unchanged(draw, monkeypatch):
-    """Notebooks that do not pass names= keep their stored outputs
-    (nbval compares the HTML)."""
+def test_slider_without_names_shows_each_knob_by_its_identifier(draw, monkeypatch):
+    """With no names=, a knob's control is the same markup as a named one's: its
+    identifier for the name, its range, the value."""
     monkeypatch.setenv("BOOK_WIDGETS", "static")
     html = slider(
         draw, "Line with slope {a} drawn on unit axes.", a=[1, 2, 3]
     )._repr_html_()
     assert re.search(
-        r'<div class="book-slider-controls"><label for="book-slider-\d+-a" '
-        r'style="margin-right:1\.2em">a <input type="range" id="book-slider-\d+-a" '
-        r'min="0" max="2" step="1" value="1" aria-valuetext="2" '
-        r'style="vertical-align:middle"> <output for="book-slider-\d+-a">2</output>'
-        r"</label></div>",
+        r'<div class="book-slider-controls"><span class="book-slider-knob">'
+        r'<label for="book-slider-\d+-a">a <span class="book-slider-range">\(1 to 3\)'
+        r'</span></label> <input type="range" id="book-slider-\d+-a" min="0" max="2" '
+        r'step="1" value="1" aria-valuetext="2" style="vertical-align:middle"> '
+        r'<output for="book-slider-\d+-a">2</output></span></div>',
         html,
     )
 
@@ -288,7 +284,7 @@ def test_slider_rejects_bad_names(draw, monkeypatch, names, msg):
 
 
 def test_slider_live_mode_uses_the_names(draw, monkeypatch):
-    w = book.slider_module._live(
+    w = _live(
         draw,
         "Line with slope {a} drawn.",
         {"a": [1, 2]},
@@ -299,7 +295,5 @@ def test_slider_live_mode_uses_the_names(draw, monkeypatch):
     knob = w.children[0].children[0]
     assert knob.description == "slope (1 to 2 per step)"
     assert [label for label, _ in knob.options] == ["1 per step", "2 per step"]
-    plain = book.slider_module._live(
-        draw, "Line with slope {a} drawn.", {"a": [1, 2]}, {"a": 1}, 72
-    )
-    assert plain.children[0].children[0].description == "a"
+    plain = _live(draw, "Line with slope {a} drawn.", {"a": [1, 2]}, {"a": 1}, 72)
+    assert plain.children[0].children[0].description == "a (1 to 2)"
