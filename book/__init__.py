@@ -11,7 +11,7 @@ from . import slider as slider_module  # noqa: F401  (the module, for tests)
 from .checks import ClaimFailed, check
 from .exercises import answer, exercise
 from .figures import heatmap
-from .fmt import bound, fixed, matrix_markdown, order, table, unsigned_zero
+from .fmt import bound, counted, fixed, matrix_markdown, order, table, unsigned_zero
 from .slider import slider, widget_mode
 from .style import (
     CONCEPT,
@@ -33,6 +33,7 @@ __all__ = [
     "exercise",
     "check",
     "bound",
+    "counted",
     "fixed",
     "heatmap",
     "matrix_markdown",

@@ -19,6 +19,8 @@ import math
 import numbers
 import re
 
+from .fmt import counted
+
 __all__ = ["KINDS", "COUNTS", "answer", "exercise", "verdict"]
 
 #: The three kinds, as a reader reads them.
@@ -153,15 +155,19 @@ def verdict(spec: dict, value) -> tuple[bool, str]:
     v = _number(f"the answer to exercise {spec['id']}", value)
     key, tol = float(spec["key"]), float(spec["tol"])
     off = v - key
-    unit = f" {spec['unit']}" if spec.get("unit") else ""
+
+    def n(x):  # a number with the unit: '3 tokens', '1 token'
+        return counted(x, spec.get("unit", ""))
+
+    given = n(f"{v:g}")
     # A hair over the tolerance still counts: the key itself is rounded.
     if abs(off) <= tol * (1 + 1e-9) + 1e-12:
         if not tol:
-            return True, f"right: {v:g}{unit} is the key, exactly"
-        return True, f"right: {v:g}{unit} is within ± {spec['tol']}{unit} of the key"
+            return True, f"right: {given} is the key, exactly"
+        return True, f"right: {given} is within ± {n(spec['tol'])} of the key"
     side = "above" if off > 0 else "below"
-    acc = f"right within ± {spec['tol']}{unit}" if tol else "right only exactly"
-    return False, f"wrong: {v:g}{unit} is {abs(off):.3g}{unit} {side} the key ({acc})"
+    acc = f"right within ± {n(spec['tol'])}" if tol else "right only exactly"
+    return False, f"wrong: {given} is {n(f'{abs(off):.3g}')} {side} the key ({acc})"
 
 
 def answer(ex_id, value) -> bool:
@@ -190,9 +196,10 @@ class Exercise:
         s = self.spec
         if "choices" in s:
             return f"{s['key']} (one of {', '.join(s['choices'])})"
-        unit = f" {s['unit']}" if s.get("unit") else ""
-        tol = f" ± {s['tol']}{unit}" if float(s["tol"]) else f"{unit}, exactly"
-        return f"{s['key']}{unit if float(s['tol']) else ''}{tol}"
+        unit = s.get("unit", "")
+        if not float(s["tol"]):
+            return f"{counted(s['key'], unit)}, exactly"
+        return f"{counted(s['key'], unit)} ± {counted(s['tol'], unit)}"
 
     def __repr__(self) -> str:
         s = self.spec

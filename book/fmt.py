@@ -12,6 +12,7 @@ import re
 
 __all__ = [
     "bound",
+    "counted",
     "fixed",
     "matrix_markdown",
     "order",
@@ -58,6 +59,22 @@ def _real(name: str, x) -> float:
     if math.isnan(x):
         raise ValueError(f"{name} is NaN; a NaN has no bound")
     return x
+
+
+_PLURAL = re.compile(r"[a-z]{2,}[^s]s")
+
+
+def counted(n, noun: str) -> str:
+    """`n` (a number, or its text as printed) and a plural noun, the noun singular after
+    exactly one: '1 token', '3 tokens', '0.5 tokens'. The singular drops the final s of
+    a plural that is one lowercase word of four letters or more ('tokens', 'steps');
+    any other noun ('ms', 'class', 'per step') stays as it is."""
+    if not isinstance(noun, str):
+        raise TypeError(f"counted: noun must be a string, got {noun!r}")
+    text = str(n)
+    if text == "1" and _PLURAL.fullmatch(noun):
+        noun = noun[:-1]
+    return f"{text} {noun}" if noun else text
 
 
 def bound(x, floor: float = 1e-15) -> str:

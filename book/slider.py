@@ -27,6 +27,7 @@ import math
 import numbers
 import os
 
+from .fmt import counted
 from .style import DENSITY, _check_alt, figure_html, render
 
 __all__ = ["slider", "widget_mode", "MAX_FRAMES", "MAX_PAYLOAD"]
@@ -117,7 +118,7 @@ def _validate_names(names, spec) -> dict:
 
 
 def _with_unit(label: str, unit: str) -> str:
-    return f"{label} {unit}" if unit else label
+    return counted(label, unit)  # '8 layers', '1 layer'
 
 
 def _range_text(values, unit: str) -> str:

@@ -297,3 +297,20 @@ def test_slider_live_mode_uses_the_names(draw, monkeypatch):
     assert [label for label, _ in knob.options] == ["1 per step", "2 per step"]
     plain = _live(draw, "Line with slope {a} drawn.", {"a": [1, 2]}, {"a": 1}, 72)
     assert plain.children[0].children[0].description == "a (1 to 2)"
+
+
+@pytest.mark.parametrize(
+    "label, unit, shown",
+    [
+        ("1", "tokens", "1 token"),
+        ("2", "tokens", "2 tokens"),
+        ("1", "dims", "1 dim"),
+        ("1", "ms", "1 ms"),
+        ("1", "s", "1 s"),
+        ("1", "class", "1 class"),
+        ("1", "per step", "1 per step"),
+        ("0.5", "layers", "0.5 layers"),
+    ],
+)
+def test_a_value_of_one_takes_its_unit_in_the_singular(label, unit, shown):
+    assert book.slider_module._with_unit(label, unit) == shown

@@ -274,11 +274,17 @@ BOOK_JS = """\
     }
     var v = Number(s.replace(/\u2212/g, '-').replace(/,/g, ''));
     if (!s || !isFinite(v)) return [null, 'type a number, such as 0.5 (you typed "' + s + '")'];
-    var key = Number(d.key), tol = Number(d.tol), off = v - key, u = d.unit ? ' ' + d.unit : '';
+    var key = Number(d.key), tol = Number(d.tol), off = v - key;
+    // a number with the unit, singular after exactly 1, by book.fmt.counted's rule
+    function n(x) {
+      var u = d.unit || '';
+      if (String(x) === '1' && /^[a-z]{2,}[^s]s$/.test(u)) u = u.slice(0, -1);
+      return u ? x + ' ' + u : String(x);
+    }
     if (Math.abs(off) <= tol * (1 + 1e-9) + 1e-12)
-      return [true, 'right: ' + v + u + (tol ? ' is within \u00b1 ' + d.tol + u + ' of the key' : ' is the key, exactly')];
-    return [false, 'wrong: ' + v + u + ' is ' + Number(Math.abs(off).toPrecision(3)) + u + ' ' +
-      (off > 0 ? 'above' : 'below') + ' the key (' + (tol ? 'right within \u00b1 ' + d.tol + u : 'right only exactly') + ')'];
+      return [true, 'right: ' + n(v) + (tol ? ' is within \u00b1 ' + n(d.tol) + ' of the key' : ' is the key, exactly')];
+    return [false, 'wrong: ' + n(v) + ' is ' + n(Number(Math.abs(off).toPrecision(3))) + ' ' +
+      (off > 0 ? 'above' : 'below') + ' the key (' + (tol ? 'right within \u00b1 ' + n(d.tol) : 'right only exactly') + ')'];
   }
   function exerciseBox(box) {
     if (box.querySelector('form')) return;
