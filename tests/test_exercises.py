@@ -187,3 +187,11 @@ def test_a_downloaded_notebook_carries_the_checker():
 
     names = zipfile.ZipFile(io.BytesIO(package_zip())).namelist()
     assert "book/exercises.py" in names, names
+
+
+def test_a_verdict_counts_one_in_the_singular():
+    """The same words as the site's verdict (tests/test_site.py types them there)."""
+    spec = exercises._spec("17.2", "change", 1, 0, None, "tokens")
+    assert exercises.verdict(spec, 1) == (True, "right: 1 token is the key, exactly")
+    ok, text = exercises.verdict(spec, 3)
+    assert not ok and text.startswith("wrong: 3 tokens is 2 tokens above the key")

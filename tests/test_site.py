@@ -1007,3 +1007,24 @@ def test_the_sidebar_buttons_a_reader_sees_open_the_sidebars(browser, server):
     hidden = "() => document.getElementById('pst-primary-sidebar').classList"
     assert "pst-sidebar-hidden" in page.evaluate(hidden + ".value")
     page.close()
+
+
+def test_an_exercise_verdict_counts_one_in_the_singular(browser, server):
+    """The site's verdict (book.js) writes a unit as book.fmt.counted does: the key of
+    17.2 is one token, and typing it reads '1 token', not '1 tokens'."""
+    page, outside, errors = open_offline(
+        browser, server, "notebooks/part2/17-tokenization.html"
+    )
+    box = page.locator(".book-exercise[data-id='17.2']")
+    assert box.get_attribute("data-key") == "1", box.get_attribute("data-key")
+    field = box.get_by_label("Your answer to exercise 17.2 (tokens)")
+    field.fill("1")
+    field.press("Enter")
+    text = box.locator(".book-exercise-result").inner_text()
+    assert text == "right: 1 token is the key, exactly", text
+    field.fill("3")
+    field.press("Enter")
+    text = box.locator(".book-exercise-result").inner_text()
+    assert text.startswith("wrong: 3 tokens is 2 tokens above the key"), text
+    assert not outside and not errors, (outside, errors)
+    page.close()
