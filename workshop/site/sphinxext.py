@@ -813,7 +813,8 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
 def pdf_name(root: Path) -> str:
-    """The whole-book PDF's file name: the repository's name (``measured.pdf``)."""
+    """The whole-book PDF's file name: the repository's name (``book.pdf`` while
+    `_config.yml` names no repository)."""
     url = repo_url(config(root)) or "book"
     return f"{url.rsplit('/', 1)[-1] or 'book'}.pdf"
 
