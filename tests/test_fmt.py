@@ -203,3 +203,16 @@ def test_table_is_markdown_for_pages_and_aligned_text_for_consoles():
         table(["a", "b"], [["1"]])
     with pytest.raises(ValueError, match="needs a header and rows"):
         table(["a"], [])
+
+
+def test_the_site_makes_a_noun_singular_by_the_rule_python_does():
+    """A verdict on the site (book.js) says '1 token' by book.fmt.counted's rule, which
+    it writes again in JavaScript: the two regular expressions must be the same one."""
+    from book.fmt import _PLURAL, counted
+    from workshop.site.assets import BOOK_JS
+
+    found = re.findall(r"/\^(.+?)\$/\.test\(u\)", BOOK_JS)
+    assert found == [_PLURAL.pattern], found
+    singular = {"tokens": "token", "steps": "step", "blocks": "block", "ms": "ms"}
+    singular.update({"class": "class", "per step": "per step", "Tokens": "Tokens"})
+    assert {noun: counted(1, noun)[2:] for noun in singular} == singular
