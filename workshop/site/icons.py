@@ -11,8 +11,12 @@ alone: browsers that read woff2 never fetch them.
 
 from __future__ import annotations
 
+import json
 import re
+import shutil
 from pathlib import Path
+
+from .pagecache import per_page
 
 WEBFONTS = Path("_static/vendor/fontawesome/webfonts")
 THEME_CSS = Path("_static/styles/pydata-sphinx-theme.css")
@@ -44,14 +48,15 @@ def codepoints_used(outdir: Path) -> set[int]:
     for rule in re.finditer(r"([^{}]+)\{[^{}]*?" + _CONTENT, css):
         if ".fa-" not in rule.group(1):
             used.add(_codepoint(rule.group(2)))
-    texts = [p for p in outdir.rglob("*.html")] + list(
-        (outdir / "_static").rglob("*.js")
-    )
-    for path in texts:
-        for name in re.findall(r"\bfa-([a-z0-9-]+)", path.read_text("utf-8", "ignore")):
-            if name in names:
-                used.add(names[name])
+    found = per_page(outdir, "icon-names", _fa_names)  # a page read once (pagecache)
+    for path in (outdir / "_static").rglob("*.js"):
+        found[path] = _fa_names(path.read_text("utf-8", "ignore"))
+    used |= {names[n] for page in found.values() for n in page if n in names}
     return used
+
+
+def _fa_names(text: str) -> list[str]:
+    return sorted(set(re.findall(r"\bfa-([a-z0-9-]+)", text)))
 
 
 def theme_webfonts() -> Path:
@@ -76,8 +81,24 @@ def subset_icon_fonts(
     if not (outdir / WEBFONTS).is_dir() or not (outdir / THEME_CSS).exists():
         return {}
     used = codepoints_used(outdir)
+    # The last cut is kept beside the output (not served) with what it was cut from:
+    # Sphinx copies the theme's whole fonts over the output's at every build, and a
+    # rebuild that draws the same icons from the same fonts puts the kept cut back.
+    kept = outdir.parent / "icon-cut"
+    wholes = sorted(source.glob("*.woff2"))
+    made = {"used": sorted(used), "from": {w.name: w.stat().st_size for w in wholes}}
+    stamp = kept / "made.json"
+    if stamp.exists() and json.loads(stamp.read_text(encoding="utf-8")) == made:
+        if all((kept / w.name).exists() for w in wholes):
+            for w in wholes:
+                shutil.copyfile(kept / w.name, outdir / WEBFONTS / w.name)
+            return {
+                w.name: (w.stat().st_size, (kept / w.name).stat().st_size)
+                for w in wholes
+            }
+    kept.mkdir(parents=True, exist_ok=True)
     sizes = {}
-    for whole in sorted(source.glob("*.woff2")):
+    for whole in wholes:
         font = TTFont(whole)
         options = subset.Options()
         options.flavor = "woff2"
@@ -88,5 +109,7 @@ def subset_icon_fonts(
         font.flavor = "woff2"
         target = outdir / WEBFONTS / whole.name
         font.save(target)
+        shutil.copyfile(target, kept / whole.name)
         sizes[whole.name] = (whole.stat().st_size, target.stat().st_size)
+    stamp.write_text(json.dumps(made), encoding="utf-8")
     return sizes

@@ -119,16 +119,24 @@ class _Tokens(HTMLParser):
                 self.tokens |= {"." + w, "#" + w, w.lower()}
 
 
+def page_tokens(text: str) -> list[list[str]]:
+    """One page's tokens, and the scripts it loads (paths relative to the page)."""
+    parser = _Tokens()
+    parser.feed(text)
+    return [sorted(parser.tokens), sorted(parser.scripts)]
+
+
 def site_tokens(out: Path) -> set[str]:
     """Every token the built pages under `out` hold, and every word of a script they
     load (as `.word`, `#word` and `word`: a script may add it as a
-    class, an id or an element)."""
+    class, an id or an element). A page read at an earlier build is not read again
+    (workshop/site/pagecache.py)."""
+    from .pagecache import per_page
+
     tokens, scripts = set(), set()
-    for page in out.rglob("*.html"):
-        parser = _Tokens()
-        parser.feed(page.read_text(encoding="utf-8", errors="replace"))
-        tokens |= parser.tokens
-        scripts |= {(page.parent / s).resolve() for s in parser.scripts}
+    for page, (found, loads) in per_page(out, "theme-css-tokens", page_tokens).items():
+        tokens.update(found)
+        scripts |= {(page.parent / s).resolve() for s in loads}
     words = set(SCRIPT_BUILT)
     for script in scripts:
         if script.is_file():
