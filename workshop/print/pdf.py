@@ -1,7 +1,7 @@
 """The whole book as one PDF, printed offline by Debian's chromium
 from the single-page build.
 
-    python -m workshop.print.pdf                 # writes _build/pdf/NAME.pdf (make pdf; sphinxext.pdf_name)
+    python -m workshop.print.pdf                 # _build/pdf/NAME.pdf (make pdf)
     python -m workshop.print.pdf --page URL OUT  # print one built page the same way (the make test smoke)
 
 Why the browser and not LaTeX: every figure and slider is an HTML output (a data-URI

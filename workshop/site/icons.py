@@ -88,14 +88,13 @@ def subset_icon_fonts(
     wholes = sorted(source.glob("*.woff2"))
     made = {"used": sorted(used), "from": {w.name: w.stat().st_size for w in wholes}}
     stamp = kept / "made.json"
-    if stamp.exists() and json.loads(stamp.read_text(encoding="utf-8")) == made:
-        if all((kept / w.name).exists() for w in wholes):
-            for w in wholes:
-                shutil.copyfile(kept / w.name, outdir / WEBFONTS / w.name)
-            return {
-                w.name: (w.stat().st_size, (kept / w.name).stat().st_size)
-                for w in wholes
-            }
+    same = stamp.exists() and json.loads(stamp.read_text(encoding="utf-8")) == made
+    if same and all((kept / w.name).exists() for w in wholes):
+        for w in wholes:
+            shutil.copyfile(kept / w.name, outdir / WEBFONTS / w.name)
+        return {
+            w.name: (w.stat().st_size, (kept / w.name).stat().st_size) for w in wholes
+        }
     kept.mkdir(parents=True, exist_ok=True)
     sizes = {}
     for whole in wholes:

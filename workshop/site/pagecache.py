@@ -3,9 +3,9 @@
 Several post-build steps read every page of the site (the stylesheet cut, the icon
 font cut), though a rebuild writes only the pages whose sources changed. `per_page`
 keeps each step's reading of a page beside the output (not served), keyed by a digest
-of the page's bytes, so a rebuild reads again only what is new. A no-change `jupyter-book build` went
-from 10.1-10.8 s to 8.2-9.2 s on a 2-core AMD EPYC (2026-12-07); the rest is Sphinx's
-own reading, the bibliography and imports.
+of the page's bytes, so a rebuild reads again only what is new. A no-change
+`jupyter-book build` went from 10.1-10.8 s to 8.2-9.2 s on a 2-core AMD EPYC
+(2026-12-07); the rest is Sphinx's own reading, the bibliography and imports.
 """
 
 from __future__ import annotations

@@ -35,6 +35,8 @@ from pathlib import Path
 
 import tinycss2
 
+from .pagecache import per_page
+
 #: The stylesheets cut: their name under _static/ (a glob: myst-nb names its file by a
 #: digest) and where the package that ships them keeps its own copy.
 THEME_CSS = {
@@ -131,8 +133,6 @@ def site_tokens(out: Path) -> set[str]:
     load (as `.word`, `#word` and `word`: a script may add it as a
     class, an id or an element). A page read at an earlier build is not read again
     (workshop/site/pagecache.py)."""
-    from .pagecache import per_page
-
     tokens, scripts = set(), set()
     for page, (found, loads) in per_page(out, "theme-css-tokens", page_tokens).items():
         tokens.update(found)
